@@ -1,0 +1,290 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/recur-journal/recur/server"
+	"github.com/recur-journal/recur/store"
+)
+
+const usage = `Recur: a private journal that notices what keeps coming back.
+
+Usage:
+  recur serve [--config FILE]             start the server (migrates the database first)
+  recur migrate up|down|status            apply, roll back one, or list database migrations
+  recur user add EMAIL [--name NAME] [--password-stdin]
+                                          create a user; prints the new user's id
+  recur token create EMAIL [--name NAME] [--scopes a,b] [--expires 720h]
+                                          create a bearer token; prints the token and nothing else
+  recur backup FILE                       write a consistent copy of the database to FILE
+  recur doctor                            check the configuration, the database and Ollama
+  recur version                           print the version
+
+Every command takes --config FILE (default ./recur.toml when present).
+Every key can also be set with RECUR_<SECTION>_<KEY>, such as RECUR_SERVER_ADDR.
+Run "recur COMMAND --help" for a command's options.
+`
+
+// ParseFlags reads the command line and picks the command Run will run.
+func (m *Main) ParseFlags(args []string) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprint(m.Stdout, usage)
+		if len(args) == 0 {
+			return errors.New("no command given")
+		}
+		return flag.ErrHelp
+	}
+	name, rest := args[0], args[1:]
+	switch name {
+	case "serve":
+		return m.parse("serve", "Start the server. It migrates the database first and stops on SIGINT or SIGTERM.", rest, 0, 0, nil,
+			func([]string) { m.command = m.serve })
+	case "migrate":
+		return m.parseMigrate(rest)
+	case "user":
+		if len(rest) == 0 || rest[0] != "add" {
+			return errors.New(`usage: recur user add EMAIL [--name NAME] [--password-stdin]`)
+		}
+		return m.parseUserAdd(rest[1:])
+	case "token":
+		if len(rest) == 0 || rest[0] != "create" {
+			return errors.New(`usage: recur token create EMAIL [--name NAME] [--scopes a,b] [--expires 720h]`)
+		}
+		return m.parseTokenCreate(rest[1:])
+	case "backup":
+		return m.parse("backup FILE", "Write a consistent copy of the database to FILE, which must not exist. Safe while the server runs.", rest, 1, 1, nil,
+			func(pos []string) { m.command = func(ctx context.Context) error { return m.backup(ctx, pos[0]) } })
+	case "doctor":
+		return m.parse("doctor", "Check the configuration, the database and whether Ollama answers and has the model.", rest, 0, 0, nil,
+			func([]string) { m.command = m.doctor })
+	case "version":
+		return m.parse("version", "Print the version.", rest, 0, 0, nil, func([]string) {
+			m.command = func(context.Context) error { _, err := fmt.Fprintln(m.Stdout, "recur", version); return err }
+		})
+	}
+	return fmt.Errorf("unknown command %q; run recur --help to see the commands", name)
+}
+
+// parse parses a command's flags, which may come before or after its
+// positional arguments, and checks their number.
+func (m *Main) parse(synopsis, about string, args []string, minPos, maxPos int, define func(*flag.FlagSet), done func([]string)) error {
+	fs := flag.NewFlagSet(synopsis, flag.ContinueOnError)
+	fs.SetOutput(m.Stderr)
+	fs.StringVar(&m.ConfigPath, "config", "", "configuration `FILE` (default ./recur.toml when present)")
+	if define != nil {
+		define(fs)
+	}
+	fs.Usage = func() {
+		fmt.Fprintf(m.Stderr, "Usage: recur %s [flags]\n\n%s\n\nFlags:\n", synopsis, about)
+		fs.PrintDefaults()
+	}
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos, args = append(pos, fs.Arg(0)), fs.Args()[1:]
+	}
+	if len(pos) < minPos || len(pos) > maxPos {
+		fs.Usage()
+		return fmt.Errorf("recur %s: wrong number of arguments", synopsis)
+	}
+	done(pos)
+	return nil
+}
+
+func (m *Main) parseMigrate(args []string) error {
+	return m.parse("migrate up|down|status", "Apply every pending migration (up), roll back the newest (down), or list them (status).", args, 1, 1, nil,
+		func(pos []string) {
+			m.command = func(ctx context.Context) error {
+				switch pos[0] {
+				case "up":
+					return m.migrateUp(ctx)
+				case "down":
+					return m.migrateDown(ctx)
+				case "status":
+					return m.migrateStatus(ctx)
+				}
+				return fmt.Errorf("unknown migrate action %q; use up, down or status", pos[0])
+			}
+		})
+}
+
+func (m *Main) migrateUp(ctx context.Context) error {
+	if err := m.openStore(ctx, false); err != nil {
+		return err
+	}
+	applied, err := m.store.Migrate(ctx)
+	if err != nil {
+		return err
+	}
+	if len(applied) == 0 {
+		fmt.Fprintln(m.Stdout, "The database is up to date.")
+	}
+	for _, v := range applied {
+		fmt.Fprintf(m.Stdout, "Applied migration %05d.\n", v)
+	}
+	return nil
+}
+
+func (m *Main) migrateDown(ctx context.Context) error {
+	if err := m.openStore(ctx, false); err != nil {
+		return err
+	}
+	v, err := m.store.MigrateDown(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(m.Stdout, "Rolled back migration %05d. Back up first next time: recur backup FILE.\n", v)
+	return nil
+}
+
+func (m *Main) migrateStatus(ctx context.Context) error {
+	if err := m.openStore(ctx, false); err != nil {
+		return err
+	}
+	list, err := m.store.MigrationStatuses(ctx)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "VERSION\tNAME\tAPPLIED")
+	for _, st := range list {
+		applied := "pending"
+		if st.AppliedAt != nil {
+			applied = st.AppliedAt.UTC().Format(time.RFC3339)
+		}
+		fmt.Fprintf(tw, "%05d\t%s\t%s\n", st.Version, st.Name, applied)
+	}
+	return tw.Flush()
+}
+
+func (m *Main) parseUserAdd(args []string) error {
+	var name string
+	var passwordStdin bool
+	return m.parse("user add EMAIL", "Create a user and print their id. Without a password the user signs in by mailed link or code.", args, 1, 1,
+		func(fs *flag.FlagSet) {
+			fs.StringVar(&name, "name", "", "the user's display `NAME`")
+			fs.BoolVar(&passwordStdin, "password-stdin", false, "read a password (at least 8 characters) from the first line of standard input")
+		},
+		func(pos []string) {
+			m.command = func(ctx context.Context) error {
+				u := store.User{Email: pos[0], Name: name}
+				if passwordStdin {
+					line, err := bufio.NewReader(m.Stdin).ReadString('\n')
+					if err != nil && !errors.Is(err, io.EOF) {
+						return fmt.Errorf("read password: %w", err)
+					}
+					if u.PasswordHash, err = store.HashPassword(strings.TrimRight(line, "\r\n")); err != nil {
+						return errors.New(store.ErrorMessage(err))
+					}
+				}
+				if err := m.openStore(ctx, true); err != nil {
+					return err
+				}
+				if err := m.store.CreateUser(ctx, &u); err != nil {
+					return cliError(err)
+				}
+				_, err := fmt.Fprintln(m.Stdout, u.ID)
+				return err
+			}
+		})
+}
+
+func (m *Main) parseTokenCreate(args []string) error {
+	var name, scopes string
+	var expires durationFlag
+	return m.parse("token create EMAIL", "Create a bearer token for the user and print it, and nothing else, on standard output. It is shown once.", args, 1, 1,
+		func(fs *flag.FlagSet) {
+			fs.StringVar(&name, "name", "cli", "a `NAME` to tell the token apart")
+			fs.StringVar(&scopes, "scopes", "*", "comma-separated scopes; * grants all ("+strings.Join(scopeList(), ", ")+")")
+			fs.Var(&expires, "expires", "lifetime such as 720h; 0 never expires (default [auth] token_lifetime)")
+		},
+		func(pos []string) {
+			m.command = func(ctx context.Context) error {
+				list, err := server.ParseScopes(scopes)
+				if err != nil {
+					return err
+				}
+				if err := m.openStore(ctx, true); err != nil {
+					return err
+				}
+				u, err := m.store.FindUserByEmail(ctx, pos[0])
+				if err != nil {
+					if store.ErrorCode(err) == store.ENOTFOUND {
+						return fmt.Errorf("no user has the address %s; create one with: recur user add %s", pos[0], pos[0])
+					}
+					return err
+				}
+				lifetime := m.Config.Auth.TokenLifetime.Duration
+				if expires.set {
+					lifetime = expires.d
+				}
+				t := store.Token{UserID: u.ID, Name: name, Scopes: list}
+				if lifetime > 0 {
+					at := m.store.Now().Add(lifetime)
+					t.ExpiresAt = &at
+				}
+				plain, err := m.store.CreateToken(ctx, &t)
+				if err != nil {
+					return cliError(err)
+				}
+				_, err = fmt.Fprintln(m.Stdout, plain)
+				return err
+			}
+		})
+}
+
+func (m *Main) backup(ctx context.Context, path string) error {
+	if err := m.openStore(ctx, false); err != nil {
+		return err
+	}
+	if err := m.store.Backup(ctx, path); err != nil {
+		return fmt.Errorf("backup to %s: %w", path, err)
+	}
+	fmt.Fprintf(m.Stdout, "Wrote a copy of the database to %s.\n", path)
+	return nil
+}
+
+func scopeList() []string {
+	names := make([]string, len(server.Scopes))
+	for i, s := range server.Scopes {
+		names[i] = s.Name
+	}
+	return names
+}
+
+// cliError turns a coded error into a sentence for the terminal.
+func cliError(err error) error {
+	if code := store.ErrorCode(err); code != store.EINTERNAL {
+		return errors.New(store.ErrorMessage(err))
+	}
+	return err
+}
+
+// durationFlag is a flag holding a duration and whether it was given.
+type durationFlag struct {
+	d   time.Duration
+	set bool
+}
+
+func (f *durationFlag) String() string { return f.d.String() }
+func (f *durationFlag) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return fmt.Errorf("%q is not a duration like 720h", s)
+	}
+	f.d, f.set = d, true
+	return nil
+}

@@ -1,0 +1,287 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Config is recur.toml. Every key has a default, so an empty file (or none)
+// is a working configuration. Each key can be overridden by the environment
+// variable RECUR_<SECTION>_<KEY>, such as RECUR_SERVER_ADDR.
+type Config struct {
+	Server  ServerConfig  `toml:"server"`
+	Storage StorageConfig `toml:"storage"`
+	Ollama  OllamaConfig  `toml:"ollama"`
+	Mail    MailConfig    `toml:"mail"`
+	Auth    AuthConfig    `toml:"auth"`
+	Log     LogConfig     `toml:"log"`
+}
+
+// ServerConfig is the [server] section.
+type ServerConfig struct {
+	Addr         string   `toml:"addr"`
+	BaseURL      string   `toml:"base_url"`
+	MaxBodyBytes int64    `toml:"max_body_bytes"`
+	ShutdownWait Duration `toml:"shutdown_timeout"`
+}
+
+// StorageConfig is the [storage] section.
+type StorageConfig struct {
+	DataDir string `toml:"data_dir"`
+}
+
+// OllamaConfig is the [ollama] section.
+type OllamaConfig struct {
+	URL        string   `toml:"url"`
+	Model      string   `toml:"model"`
+	EmbedModel string   `toml:"embed_model"`
+	Timeout    Duration `toml:"timeout"`
+	Workers    int      `toml:"workers"`
+}
+
+// MailConfig is the [mail] section.
+type MailConfig struct {
+	SMTPHost string `toml:"smtp_host"`
+	SMTPPort int    `toml:"smtp_port"`
+	Username string `toml:"username"`
+	Password string `toml:"password"`
+	From     string `toml:"from"`
+	TLS      string `toml:"tls"`
+}
+
+// AuthConfig is the [auth] section.
+type AuthConfig struct {
+	Signup          bool     `toml:"signup"`
+	SessionLifetime Duration `toml:"session_lifetime"`
+	TokenLifetime   Duration `toml:"token_lifetime"`
+}
+
+// LogConfig is the [log] section.
+type LogConfig struct {
+	Level  string `toml:"level"`
+	Format string `toml:"format"`
+}
+
+// Duration is a time.Duration written as "30s", "5m" or "720h".
+type Duration struct{ time.Duration }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return fmt.Errorf("%q is not a duration; write it like 30s, 5m or 720h", b)
+	}
+	d.Duration = v
+	return nil
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+// DefaultConfig returns the configuration used when nothing is set.
+func DefaultConfig() Config {
+	return Config{
+		Server:  ServerConfig{Addr: "127.0.0.1:8080", MaxBodyBytes: 1 << 20, ShutdownWait: Duration{15 * time.Second}},
+		Storage: StorageConfig{DataDir: "./data"},
+		Ollama: OllamaConfig{URL: "http://127.0.0.1:11434", Model: "qwen2.5:7b", EmbedModel: "nomic-embed-text",
+			Timeout: Duration{5 * time.Minute}, Workers: 2},
+		Mail: MailConfig{SMTPPort: 587, From: "Recur <recur@localhost>", TLS: "starttls"},
+		Auth: AuthConfig{SessionLifetime: Duration{30 * 24 * time.Hour}, TokenLifetime: Duration{365 * 24 * time.Hour}},
+		Log:  LogConfig{Level: "info", Format: "text"},
+	}
+}
+
+// ConfigError is a configuration problem, told in one line that names the key.
+type ConfigError struct {
+	Key    string
+	Source string // the file or environment variable
+	Reason string
+}
+
+func (e *ConfigError) Error() string {
+	if e.Key == "" {
+		return fmt.Sprintf("config %s: %s", e.Source, e.Reason)
+	}
+	return fmt.Sprintf("config %s: %s: %s", e.Source, e.Key, e.Reason)
+}
+
+// LoadConfig reads path over the defaults (a missing file is fine when
+// required is false), applies RECUR_* variables from environ and checks the
+// result.
+func LoadConfig(path string, required bool, environ []string) (Config, error) {
+	cfg := DefaultConfig()
+	if path != "" {
+		md, err := toml.DecodeFile(path, &cfg)
+		switch {
+		case errors.Is(err, os.ErrNotExist) && !required:
+		case err != nil:
+			return cfg, tomlError(path, err)
+		default:
+			if undecoded := md.Undecoded(); len(undecoded) > 0 {
+				return cfg, &ConfigError{Source: path, Key: undecoded[0].String(),
+					Reason: "unknown key; see config.example.toml for the keys there are"}
+			}
+		}
+	}
+	if err := applyEnv(&cfg, environ); err != nil {
+		return cfg, err
+	}
+	return cfg, cfg.Validate()
+}
+
+// tomlError turns a TOML decoding error into one line naming the key.
+func tomlError(path string, err error) error {
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		reason, key := pe.Message, pe.LastKey
+		if key == "" {
+			return &ConfigError{Source: fmt.Sprintf("%s line %d", path, pe.Position.Line), Reason: reason}
+		}
+		return &ConfigError{Source: path, Key: key, Reason: reason}
+	}
+	return &ConfigError{Source: path, Reason: err.Error()}
+}
+
+// applyEnv sets each key named by a RECUR_<SECTION>_<KEY> variable. An
+// unknown RECUR_ variable is an error, so a typo does not go unnoticed.
+func applyEnv(cfg *Config, environ []string) error {
+	fields := map[string]reflect.Value{}
+	keys := map[string]string{}
+	root := reflect.ValueOf(cfg).Elem()
+	for i := range root.NumField() {
+		section := root.Type().Field(i).Tag.Get("toml")
+		sv := root.Field(i)
+		for j := range sv.NumField() {
+			key := sv.Type().Field(j).Tag.Get("toml")
+			name := "RECUR_" + strings.ToUpper(section+"_"+key)
+			fields[name], keys[name] = sv.Field(j), section+"."+key
+		}
+	}
+	for _, kv := range environ {
+		name, value, _ := strings.Cut(kv, "=")
+		if !strings.HasPrefix(name, "RECUR_") {
+			continue
+		}
+		f, ok := fields[name]
+		if !ok {
+			return &ConfigError{Source: "environment", Key: name, Reason: "unknown variable; each RECUR_<SECTION>_<KEY> matches a key of config.example.toml"}
+		}
+		if err := setField(f, value); err != nil {
+			return &ConfigError{Source: "environment " + name, Key: keys[name], Reason: err.Error()}
+		}
+	}
+	return nil
+}
+
+func setField(f reflect.Value, value string) error {
+	if u, ok := f.Addr().Interface().(interface{ UnmarshalText([]byte) error }); ok {
+		return u.UnmarshalText([]byte(value))
+	}
+	switch f.Kind() {
+	case reflect.String:
+		f.SetString(value)
+	case reflect.Bool:
+		b, err := strconv.ParseBool(value)
+		if err != nil {
+			return fmt.Errorf("%q is not true or false", value)
+		}
+		f.SetBool(b)
+	case reflect.Int, reflect.Int64:
+		n, err := strconv.ParseInt(value, 10, 64)
+		if err != nil {
+			return fmt.Errorf("%q is not a whole number", value)
+		}
+		f.SetInt(n)
+	default:
+		return fmt.Errorf("cannot be set from the environment")
+	}
+	return nil
+}
+
+// Validate checks values a parser cannot: ranges, choices and URLs.
+func (c *Config) Validate() error {
+	bad := func(key, format string, args ...any) error {
+		return &ConfigError{Source: "value", Key: key, Reason: fmt.Sprintf(format, args...)}
+	}
+	if _, _, err := net.SplitHostPort(c.Server.Addr); err != nil {
+		return bad("server.addr", "%q is not host:port, like 127.0.0.1:8080", c.Server.Addr)
+	}
+	if c.Server.BaseURL != "" {
+		if u, err := url.Parse(c.Server.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return bad("server.base_url", "%q is not an http or https URL, like https://journal.example.com", c.Server.BaseURL)
+		}
+	}
+	if c.Server.MaxBodyBytes < 1024 {
+		return bad("server.max_body_bytes", "must be at least 1024")
+	}
+	if c.Storage.DataDir == "" {
+		return bad("storage.data_dir", "must name a folder")
+	}
+	if u, err := url.Parse(c.Ollama.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return bad("ollama.url", "%q is not an http URL, like http://127.0.0.1:11434", c.Ollama.URL)
+	}
+	if c.Ollama.Model == "" {
+		return bad("ollama.model", "must name a model, like qwen2.5:7b")
+	}
+	if c.Ollama.Workers < 1 || c.Ollama.Workers > 64 {
+		return bad("ollama.workers", "must be 1 to 64")
+	}
+	if c.Ollama.Timeout.Duration <= 0 {
+		return bad("ollama.timeout", "must be positive")
+	}
+	if !slices.Contains([]string{"starttls", "tls", "none"}, c.Mail.TLS) {
+		return bad("mail.tls", "%q is not one of starttls, tls or none", c.Mail.TLS)
+	}
+	if c.Mail.SMTPPort < 1 || c.Mail.SMTPPort > 65535 {
+		return bad("mail.smtp_port", "must be 1 to 65535")
+	}
+	if c.Auth.SessionLifetime.Duration <= 0 {
+		return bad("auth.session_lifetime", "must be positive")
+	}
+	if c.Auth.TokenLifetime.Duration < 0 {
+		return bad("auth.token_lifetime", "may not be negative (0 means tokens never expire)")
+	}
+	if !slices.Contains([]string{"debug", "info", "warn", "error"}, c.Log.Level) {
+		return bad("log.level", "%q is not one of debug, info, warn or error", c.Log.Level)
+	}
+	if !slices.Contains([]string{"text", "json"}, c.Log.Format) {
+		return bad("log.format", "%q is not text or json", c.Log.Format)
+	}
+	return nil
+}
+
+// BaseURL is where people reach the server: base_url, or made from addr.
+func (c *Config) BaseURL() string {
+	if c.Server.BaseURL != "" {
+		return strings.TrimRight(c.Server.BaseURL, "/")
+	}
+	return "http://" + c.Server.Addr
+}
+
+// DBPath is the database file inside the data folder.
+func (c *Config) DBPath() string { return filepath.Join(c.Storage.DataDir, "recur.db") }
+
+// prepareDataDir makes the data folder and proves it writable.
+func (c *Config) prepareDataDir() error {
+	dir := c.Storage.DataDir
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return &ConfigError{Source: "value", Key: "storage.data_dir", Reason: fmt.Sprintf("cannot create %s: %v", dir, errors.Unwrap(err))}
+	}
+	f, err := os.CreateTemp(dir, ".write-check-*")
+	if err != nil {
+		return &ConfigError{Source: "value", Key: "storage.data_dir", Reason: fmt.Sprintf("%s is not writable: %v", dir, errors.Unwrap(err))}
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}

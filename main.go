@@ -1,0 +1,238 @@
+// Command recur is a private journal that notices what keeps coming back.
+// One binary serves the API and the web app, keeps everything in one SQLite
+// file and reads each entry with a local model served by Ollama.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+	_ "time/tzdata" // every IANA zone, whatever the host has installed
+
+	"github.com/recur-journal/recur/migrations"
+	"github.com/recur-journal/recur/pipeline"
+	"github.com/recur-journal/recur/server"
+	"github.com/recur-journal/recur/store"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	m := NewMain()
+	if err := m.ParseFlags(os.Args[1:]); errors.Is(err, flag.ErrHelp) {
+		os.Exit(0)
+	} else if err != nil {
+		fmt.Fprintln(m.Stderr, "recur:", err)
+		os.Exit(2)
+	}
+	err := m.Run(ctx)
+	if err == nil && m.Serving() {
+		<-ctx.Done()
+		m.Logger.Info("shutting down", "signal", "received")
+	}
+	if cerr := m.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		fmt.Fprintln(m.Stderr, "recur:", err)
+		os.Exit(1)
+	}
+}
+
+// Main is the program: its configuration, its parts and the command it runs.
+type Main struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	Env    []string
+
+	Config     Config
+	ConfigPath string
+	Logger     *slog.Logger
+
+	command  func(ctx context.Context) error
+	store    *store.Store
+	pipeline *pipeline.Pipeline
+	http     *http.Server
+	ln      net.Listener
+	serveCh chan error
+}
+
+// NewMain returns a Main wired to the process's standard streams and environment.
+func NewMain() *Main {
+	return &Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Env: os.Environ(), Config: DefaultConfig()}
+}
+
+// Serving reports whether Run started the server.
+func (m *Main) Serving() bool { return m.http != nil }
+
+// Addr is the address the server listens on, once serving.
+func (m *Main) Addr() string {
+	if m.ln == nil {
+		return ""
+	}
+	return m.ln.Addr().String()
+}
+
+// Run runs the parsed command. For serve it returns once the server
+// listens; Close stops it.
+func (m *Main) Run(ctx context.Context) error {
+	return m.command(ctx)
+}
+
+// loadConfig reads the configuration and sets up logging.
+func (m *Main) loadConfig() error {
+	path, required := m.ConfigPath, true
+	if path == "" {
+		path, required = "recur.toml", false
+	}
+	cfg, err := LoadConfig(path, required, m.Env)
+	if err != nil {
+		return err
+	}
+	m.Config = cfg
+	level := map[string]slog.Level{"debug": slog.LevelDebug, "info": slog.LevelInfo, "warn": slog.LevelWarn, "error": slog.LevelError}[cfg.Log.Level]
+	hopts := &slog.HandlerOptions{Level: level}
+	if cfg.Log.Format == "json" {
+		m.Logger = slog.New(slog.NewJSONHandler(m.Stderr, hopts))
+	} else {
+		m.Logger = slog.New(slog.NewTextHandler(m.Stderr, hopts))
+	}
+	return nil
+}
+
+// openStore loads the configuration, opens the database and, when migrate
+// is set, brings its schema up to date.
+func (m *Main) openStore(ctx context.Context, migrate bool) error {
+	if err := m.loadConfig(); err != nil {
+		return err
+	}
+	if err := m.Config.prepareDataDir(); err != nil {
+		return err
+	}
+	s, err := store.Open(store.Options{Path: m.Config.DBPath(), Migrations: migrations.FS})
+	if err != nil {
+		return err
+	}
+	m.store = s
+	if migrate {
+		applied, err := s.Migrate(ctx)
+		if err != nil {
+			return err
+		}
+		if len(applied) > 0 {
+			m.Logger.Info("database migrated", "path", m.Config.DBPath(), "applied", applied)
+		}
+	}
+	return nil
+}
+
+// serve opens everything and starts the HTTP server.
+func (m *Main) serve(ctx context.Context) error {
+	if err := m.openStore(ctx, true); err != nil {
+		return err
+	}
+	ollama, err := pipeline.NewOllama(pipeline.OllamaOptions{
+		URL: m.Config.Ollama.URL, Model: m.Config.Ollama.Model, EmbedModel: m.Config.Ollama.EmbedModel,
+		Timeout: m.Config.Ollama.Timeout.Duration,
+	})
+	if err != nil {
+		return err
+	}
+	m.pipeline = pipeline.New(pipeline.Options{
+		Store:     m.store,
+		Model:     ollama,
+		ModelName: m.Config.Ollama.Model,
+		Logger:    m.Logger.With("part", "pipeline"),
+		Workers:   m.Config.Ollama.Workers,
+	})
+	if err := m.pipeline.Start(ctx); err != nil {
+		return err
+	}
+	srv := server.New(server.Options{
+		Store:        m.store,
+		Logger:       m.Logger,
+		BaseURL:      m.Config.BaseURL(),
+		MaxBodyBytes: m.Config.Server.MaxBodyBytes,
+		Health:       &health{store: m.store, ollama: ollama, pipeline: m.pipeline},
+		Analyser:     m.pipeline,
+		Version:      version,
+	})
+	ln, err := net.Listen("tcp", m.Config.Server.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w (set [server] addr or RECUR_SERVER_ADDR to another address)", m.Config.Server.Addr, err)
+	}
+	m.ln = ln
+	m.http = &http.Server{
+		Handler:           srv.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       time.Minute,
+		WriteTimeout:      2 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(m.Logger.Handler(), slog.LevelWarn),
+	}
+	m.serveCh = make(chan error, 1)
+	go func() { m.serveCh <- m.http.Serve(ln) }()
+	m.Logger.Info("recur is listening", "url", "http://"+ln.Addr().String(), "api_docs", m.Config.BaseURL()+"/api/docs/api",
+		"data_dir", m.Config.Storage.DataDir, "version", version)
+	return nil
+}
+
+// Close stops what Run started, in order: HTTP first (letting requests in
+// flight finish), then the pipeline's workers (a run cut short goes back to
+// the queue), then the database.
+func (m *Main) Close() error {
+	var errs []error
+	if m.http != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), m.Config.Server.ShutdownWait.Duration)
+		defer cancel()
+		if err := m.http.Shutdown(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("shut down http: %w", err))
+		}
+		if err := <-m.serveCh; err != nil && !errors.Is(err, http.ErrServerClosed) {
+			errs = append(errs, err)
+		}
+		m.http = nil
+	}
+	if m.pipeline != nil {
+		m.pipeline.Stop()
+		m.pipeline = nil
+	}
+	if m.store != nil {
+		errs = append(errs, m.store.Close())
+		m.store = nil
+	}
+	return errors.Join(errs...)
+}
+
+// health tells the health check about Ollama and the queue.
+type health struct {
+	store    *store.Store
+	ollama   *pipeline.Ollama
+	pipeline *pipeline.Pipeline
+}
+
+func (h *health) QueueHealth(ctx context.Context) (server.QueueHealth, error) {
+	q, err := h.store.QueueCounts(ctx)
+	return server.QueueHealth{Workers: h.pipeline.Workers(), Queued: q.Queued, Processing: q.Processing, Failed: q.Failed,
+		Waiting: h.pipeline.Waiting()}, err
+}
+
+func (h *health) OllamaHealth(ctx context.Context) server.OllamaHealth {
+	st := h.ollama.Check(ctx)
+	return server.OllamaHealth{URL: st.URL, Reachable: st.Reachable, Version: st.Version,
+		Model: st.Model, ModelPresent: st.ModelPresent, Error: st.Problem}
+}

@@ -1,0 +1,242 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// run runs the command line with args against the data folder dir and
+// returns what it printed.
+func run(t *testing.T, dir string, stdin string, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	m := NewMain()
+	var out, errb bytes.Buffer
+	m.Stdin, m.Stdout, m.Stderr = strings.NewReader(stdin), &out, &errb
+	m.Env = []string{"RECUR_STORAGE_DATA_DIR=" + dir, "RECUR_OLLAMA_URL=http://127.0.0.1:1"}
+	if err = m.ParseFlags(args); err == nil {
+		err = m.Run(context.Background())
+		if cerr := m.Close(); err == nil {
+			err = cerr
+		}
+	}
+	return out.String(), errb.String(), err
+}
+
+func TestConfig(t *testing.T) {
+	write := func(t *testing.T, text string) string {
+		path := filepath.Join(t.TempDir(), "recur.toml")
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	t.Run("Defaults", func(t *testing.T) {
+		cfg, err := LoadConfig(filepath.Join(t.TempDir(), "absent.toml"), false, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := cfg.Server.Addr, "127.0.0.1:8080"; got != want {
+			t.Errorf("addr = %q, want %q", got, want)
+		}
+		if got, want := cfg.DBPath(), filepath.Join("data", "recur.db"); got != want {
+			t.Errorf("db = %q, want %q", got, want)
+		}
+	})
+	t.Run("FileAndEnvironment", func(t *testing.T) {
+		path := write(t, "[server]\naddr = \"127.0.0.1:9000\"\n[ollama]\ntimeout = \"90s\"\nworkers = 3\n")
+		cfg, err := LoadConfig(path, true, []string{"RECUR_OLLAMA_WORKERS=5", "RECUR_AUTH_SIGNUP=true", "HOME=/x"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.Server.Addr != "127.0.0.1:9000" || cfg.Ollama.Timeout.Duration != 90*time.Second {
+			t.Errorf("file values not applied: %+v", cfg)
+		}
+		if cfg.Ollama.Workers != 5 || !cfg.Auth.Signup {
+			t.Errorf("environment did not win: workers %d signup %v", cfg.Ollama.Workers, cfg.Auth.Signup)
+		}
+	})
+	t.Run("ExampleIsValidAndComplete", func(t *testing.T) {
+		cfg, err := LoadConfig("config.example.toml", true, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := cfg, DefaultConfig(); got != want {
+			t.Errorf("config.example.toml differs from the defaults:\n%+v\n%+v", got, want)
+		}
+	})
+	for _, c := range []struct {
+		name, file string
+		env        []string
+		want       string
+	}{
+		{"UnknownKey", "[server]\nadress = \"x\"\n", nil, "server.adress: unknown key"},
+		{"UnknownSection", "[colour]\nred = 1\n", nil, "colour"},
+		{"BadDuration", "[ollama]\ntimeout = \"five minutes\"\n", nil, `ollama.timeout: "five minutes" is not a duration`},
+		{"WrongType", "[ollama]\nworkers = \"two\"\n", nil, "ollama.workers"},
+		{"OutOfRange", "[ollama]\nworkers = 0\n", nil, "ollama.workers: must be 1 to 64"},
+		{"BadChoice", "[mail]\ntls = \"maybe\"\n", nil, "mail.tls"},
+		{"BadSyntax", "[server\n", nil, "line 2: expected"},
+		{"UnknownVariable", "", []string{"RECUR_SERVER_PORT=1"}, "RECUR_SERVER_PORT: unknown variable"},
+		{"BadVariable", "", []string{"RECUR_OLLAMA_TIMEOUT=soon"}, `ollama.timeout: "soon" is not a duration`},
+	} {
+		t.Run("Err"+c.name, func(t *testing.T) {
+			_, err := LoadConfig(write(t, c.file), true, c.env)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %q does not say %q", err, c.want)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error is more than one line: %q", err)
+			}
+		})
+	}
+	t.Run("ErrUnwritableDataDir", func(t *testing.T) {
+		// Even root cannot make a folder under a regular file.
+		file := filepath.Join(t.TempDir(), "plain-file")
+		os.WriteFile(file, nil, 0o600)
+		_, _, err := run(t, filepath.Join(file, "data"), "", "migrate", "up")
+		if err == nil || !strings.Contains(err.Error(), "storage.data_dir") {
+			t.Fatalf("err = %v, want one naming storage.data_dir", err)
+		}
+	})
+	t.Run("ErrMissingConfigFile", func(t *testing.T) {
+		_, _, err := run(t, t.TempDir(), "", "serve", "--config", filepath.Join(t.TempDir(), "nope.toml"))
+		if err == nil || !strings.Contains(err.Error(), "nope.toml") {
+			t.Fatalf("err = %v, want one naming the file", err)
+		}
+	})
+}
+
+func TestCommands(t *testing.T) {
+	dir := t.TempDir()
+	t.Run("Version", func(t *testing.T) {
+		out, _, err := run(t, dir, "", "version")
+		if err != nil || !strings.HasPrefix(out, "recur ") {
+			t.Fatalf("version printed %q, %v", out, err)
+		}
+	})
+	t.Run("MigrateStatus", func(t *testing.T) {
+		if _, _, err := run(t, dir, "", "migrate", "up"); err != nil {
+			t.Fatal(err)
+		}
+		out, _, err := run(t, dir, "", "migrate", "status")
+		if err != nil || !strings.Contains(out, "00001_init.sql") || strings.Contains(out, "pending") {
+			t.Fatalf("status printed %q, %v", out, err)
+		}
+	})
+	t.Run("UserAddTwice", func(t *testing.T) {
+		if _, _, err := run(t, dir, "", "user", "add", "dup@example.com"); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err := run(t, dir, "", "user", "add", "dup@example.com")
+		if err == nil || !strings.Contains(err.Error(), "already exists") {
+			t.Fatalf("err = %v, want already exists", err)
+		}
+	})
+	t.Run("TokenForUnknownUser", func(t *testing.T) {
+		_, _, err := run(t, dir, "", "token", "create", "ghost@example.com")
+		if err == nil || !strings.Contains(err.Error(), "recur user add ghost@example.com") {
+			t.Fatalf("err = %v, want advice to add the user", err)
+		}
+	})
+	t.Run("TokenUnknownScope", func(t *testing.T) {
+		_, _, err := run(t, dir, "", "token", "create", "dup@example.com", "--scopes", "captures:read,everything")
+		if err == nil || !strings.Contains(err.Error(), `unknown scope "everything"`) {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("UnknownCommand", func(t *testing.T) {
+		m := NewMain()
+		m.Stdout, m.Stderr = io.Discard, io.Discard
+		if err := m.ParseFlags([]string{"frobnicate"}); err == nil || !strings.Contains(err.Error(), "recur --help") {
+			t.Fatalf("err = %v", err)
+		}
+	})
+	t.Run("Backup", func(t *testing.T) {
+		dst := filepath.Join(t.TempDir(), "backup.db")
+		if _, _, err := run(t, dir, "", "backup", dst); err != nil {
+			t.Fatal(err)
+		}
+		if st, err := os.Stat(dst); err != nil || st.Size() == 0 {
+			t.Fatalf("backup file: %v", err)
+		}
+	})
+}
+
+// TestServe follows the README: start the server, add a user and a token
+// with the command line, and call the API with the token.
+func TestServe(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	m := NewMain()
+	m.Stdout, m.Stderr = io.Discard, io.Discard
+	m.Env = []string{"RECUR_STORAGE_DATA_DIR=" + dir, "RECUR_SERVER_ADDR=127.0.0.1:0", "RECUR_OLLAMA_URL=http://127.0.0.1:1"}
+	if err := m.ParseFlags([]string{"serve"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	base := "http://" + m.Addr() + "/api"
+
+	id, _, err := run(t, dir, "secret password\n", "user", "add", "me@example.com", "--name", "Me", "--password-stdin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	token, _, err := run(t, dir, "", "token", "create", "me@example.com", "--scopes", "profile:read,settings:write", "--expires", "1h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	token = strings.TrimSpace(token)
+	if strings.Count(token, "|") != 1 || strings.Contains(token, "\n") {
+		t.Fatalf("token create printed %q, want one <id>|<secret> line", token)
+	}
+
+	get := func(method, path, body string) (int, map[string]any) {
+		req, _ := http.NewRequest(method, base+path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Content-Type", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var v map[string]any
+		json.NewDecoder(res.Body).Decode(&v)
+		return res.StatusCode, v
+	}
+	status, me := get("GET", "/users/me", "")
+	if status != 200 || me["data"].(map[string]any)["id"] != strings.TrimSpace(id) {
+		t.Fatalf("GET /users/me = %d %v, want user %s", status, me, id)
+	}
+	if got := me["data"].(map[string]any)["has_password"]; got != true {
+		t.Errorf("has_password = %v, want true after --password-stdin", got)
+	}
+	if status, _ := get("PUT", "/settings/me/timezone", `{"value":"Asia/Kolkata"}`); status != 200 {
+		t.Fatalf("PUT timezone = %d", status)
+	}
+	if status, body := get("GET", "/settings/me", ""); status != 403 || !strings.Contains(body["message"].(string), "settings:read") {
+		t.Fatalf("GET settings with a token lacking settings:read = %d %v, want 403 naming it", status, body)
+	}
+	if status, body := get("GET", "/health-check", ""); status != 200 || body["data"].(map[string]any)["status"] != "degraded" {
+		t.Fatalf("health = %d %v, want 200 degraded (no Ollama)", status, body)
+	}
+
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := http.Get(base + "/health-check"); err == nil {
+		t.Fatal("server still answers after Close")
+	}
+}

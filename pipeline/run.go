@@ -1,0 +1,219 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/recur-journal/recur/store"
+)
+
+// maxTries is how often one call is made before its unusable output fails
+// the run: the first try and two retries.
+const maxTries = 3
+
+// knownPerType bounds how many of the user's existing names of each type go
+// into the extract prompt (the most used ones).
+const knownPerType = 40
+
+// runner analyses one capture.
+type runner struct {
+	store      *store.Store
+	model      Model
+	modelName  string
+	log        *slog.Logger
+	capture    *store.Capture
+	categories map[string][]store.Category
+}
+
+// call makes one model call, retrying at once while the answer is unusable
+// (cut off, not JSON, or failing accept). Every call is recorded against
+// the capture. Errors other than unusable output end the run at once.
+func (r *runner) call(ctx context.Context, step string, req ChatRequest, accept func(content string) error) error {
+	var last error
+	for try := 1; try <= maxTries; try++ {
+		res, err := r.model.Chat(ctx, req)
+		if err != nil {
+			return err
+		}
+		r.record(ctx, step, res)
+		if res.Truncated {
+			last = unusablef("answer cut off at the token limit")
+		} else if err := accept(res.Content); err != nil {
+			var u *unusable
+			if !errors.As(err, &u) {
+				return err
+			}
+			last = err
+		} else {
+			return nil
+		}
+		r.log.Warn("unusable model output", "step", step, "try", try, "reason", last)
+	}
+	return fmt.Errorf("%s: %w", step, last)
+}
+
+func (r *runner) record(ctx context.Context, step string, res ChatResult) {
+	err := r.store.RecordModelCall(ctx, store.ModelCall{CaptureID: r.capture.ID, Step: step, Model: r.modelName,
+		PromptTokens: res.PromptTokens, OutputTokens: res.OutputTokens, Duration: res.Duration})
+	if err != nil && store.ErrorCode(err) != store.ENOTFOUND {
+		r.log.Warn("record model call", "error", err)
+	}
+}
+
+// analyse runs translate, segment, extract and categorise, and returns what
+// they found, ready to commit. It writes nothing but the call records.
+func (r *runner) analyse(ctx context.Context) (*store.Analysis, error) {
+	c := r.capture
+	a := &store.Analysis{CaptureID: c.ID, UserID: c.UserID, Translated: c.Original, Language: "en"}
+	if code, sure := detectLanguage(c.Original); code != "en" {
+		var ans translateAnswer
+		err := r.call(ctx, StepTranslate, ChatRequest{System: translateSystem, User: c.Original, Schema: translateSchema,
+			MaxTokens: 2*len(c.Original)/3 + 200}, func(content string) error {
+			if err := decode(content, &ans); err != nil {
+				return err
+			}
+			return ans.validate(c.Original)
+		})
+		if err != nil {
+			return nil, err
+		}
+		// The model confirms the language when the local guess was unsure;
+		// English stays exactly as written.
+		a.Language = code
+		if !sure && ans.Language != "" {
+			a.Language = ans.Language
+		}
+		if a.Language != "en" {
+			a.Translated = ans.Translation
+		}
+	}
+
+	sentences := splitSentences(a.Translated)
+	if len(sentences) == 0 {
+		return a, nil
+	}
+	var spans []span
+	err := r.call(ctx, StepSegment, ChatRequest{System: segmentSystem, User: numbered(a.Translated, sentences), Schema: segmentSchema,
+		MaxTokens: 20*len(sentences) + 50}, func(content string) error {
+		var ans segmentAnswer
+		if err := decode(content, &ans); err != nil {
+			return err
+		}
+		var err error
+		spans, err = ans.cut(sentences)
+		return err
+	})
+	if err != nil || len(spans) == 0 {
+		return a, err
+	}
+
+	tags, err := r.extract(ctx, a.Translated, spans)
+	if err != nil {
+		return nil, err
+	}
+	for i, sp := range spans {
+		a.Segments = append(a.Segments, store.AnalysedSegment{Start: sp.Start, End: sp.End, Tags: tags[i]})
+	}
+	return a, nil
+}
+
+// extract finds the tags of each segment and gives every trigger and
+// behaviour its category, asking the model to categorise the new ones.
+func (r *runner) extract(ctx context.Context, text string, spans []span) ([][]store.NewTag, error) {
+	feelings, err := r.store.Feelings(ctx)
+	if err != nil {
+		return nil, err
+	}
+	byName := make(map[string]store.Feeling, len(feelings))
+	for _, f := range feelings {
+		byName[f.Name] = f
+	}
+	existing, err := r.store.Tags(ctx, r.capture.UserID, store.TagTrigger, store.TagGoodBehaviour, store.TagBadBehaviour,
+		store.TagPerson, store.TagLocation, store.TagActivity)
+	if err != nil {
+		return nil, err
+	}
+	names := known{}
+	perType := map[string][]string{}
+	for _, t := range existing {
+		names.add(t)
+		if len(perType[t.Type]) < knownPerType {
+			perType[t.Type] = append(perType[t.Type], t.Name)
+		}
+	}
+
+	var user strings.Builder
+	user.WriteString("Names the writer already uses:\n")
+	for _, typ := range []string{store.TagPerson, store.TagLocation, store.TagActivity, store.TagTrigger, store.TagGoodBehaviour, store.TagBadBehaviour} {
+		list := "(none)"
+		if len(perType[typ]) > 0 {
+			list = strings.Join(perType[typ], "; ")
+		}
+		fmt.Fprintf(&user, "%ss: %s\n", strings.ReplaceAll(typ, "_", " "), list)
+	}
+	user.WriteString("\nSituations:\n")
+	for i, sp := range spans {
+		fmt.Fprintf(&user, "[%d] %s\n", i+1, strings.ReplaceAll(text[sp.Start:sp.End], "\n", " "))
+	}
+
+	schema := extractSchema(feelings)
+	var tags [][]store.NewTag
+	err = r.call(ctx, StepExtract, ChatRequest{System: extractSystem(feelings, schema), User: user.String(), Schema: schema,
+		MaxTokens: 250*len(spans) + 100}, func(content string) error {
+		var ans extractAnswer
+		if err := decode(content, &ans); err != nil {
+			return err
+		}
+		var err error
+		tags, err = ans.tags(len(spans), byName, names)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+
+	// Triggers and behaviours the user already has keep their category;
+	// the others go to the model, all in one call.
+	var items []item
+	refs := map[string]string{} // type+name -> ref
+	for _, seg := range tags {
+		for _, t := range seg {
+			if !store.Categorised(t.Type) {
+				continue
+			}
+			if old, ok := names[t.Type][strings.ToLower(t.Name)]; ok && old.Category != nil {
+				continue
+			}
+			key := t.Type + "\x00" + strings.ToLower(t.Name)
+			if _, ok := refs[key]; !ok {
+				ref := fmt.Sprintf("%s%d", kindPrefix[t.Type], len(items)+1)
+				refs[key] = ref
+				items = append(items, item{ref: ref, kind: t.Type, name: t.Name})
+			}
+		}
+	}
+	if len(items) == 0 {
+		return tags, nil
+	}
+	r.categories = map[string][]store.Category{}
+	for _, kind := range []string{store.TagTrigger, store.TagGoodBehaviour, store.TagBadBehaviour} {
+		if r.categories[kind], err = r.store.Categories(ctx, r.capture.UserID, kind); err != nil {
+			return nil, err
+		}
+	}
+	placed, err := r.categorise(ctx, items)
+	if err != nil {
+		return nil, err
+	}
+	for _, seg := range tags {
+		for j, t := range seg {
+			if ref, ok := refs[t.Type+"\x00"+strings.ToLower(t.Name)]; ok {
+				seg[j].CategoryID, seg[j].NewCategory = placed[ref].CategoryID, placed[ref].NewCategory
+			}
+		}
+	}
+	return tags, nil
+}

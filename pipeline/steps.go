@@ -1,0 +1,255 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/recur-journal/recur/store"
+)
+
+// Step names, as recorded against each model call.
+const (
+	StepTranslate  = "translate"
+	StepSegment    = "segment"
+	StepExtract    = "extract"
+	StepCategorise = "categorise"
+)
+
+// unusable is output that parses or validates wrongly: the model's fault,
+// retried, then the capture fails.
+type unusable struct{ reason string }
+
+func (u *unusable) Error() string { return "unusable model output: " + u.reason }
+
+func unusablef(format string, args ...any) error { return &unusable{fmt.Sprintf(format, args...)} }
+
+// decode parses a model answer strictly into v.
+func decode(content string, v any) error {
+	dec := json.NewDecoder(strings.NewReader(content))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return unusablef("not the JSON asked for: %v", err)
+	}
+	return nil
+}
+
+// prompt assembles a system prompt: the instructions, then the schema the
+// answer must follow. Ollama does not put the schema in the prompt itself.
+func prompt(instructions string, schema json.RawMessage) string {
+	return strings.TrimSpace(instructions) + "\n\nAnswer with one JSON object and nothing else, following this JSON schema:\n" + string(schema)
+}
+
+// --- Translate ---
+
+var translateSchema = json.RawMessage(`{"type":"object","properties":{` +
+	`"language":{"type":"string","description":"ISO 639-1 code of the entry's language"},` +
+	`"translation":{"type":"string","description":"the entry in English"}},` +
+	`"required":["language","translation"],"additionalProperties":false}`)
+
+var translateSystem = prompt(`You translate personal journal entries into natural English.
+Keep every detail, the first person and the order of events. Do not summarise, explain or add anything.
+Keep sentence and line breaks where the entry has them.`, translateSchema)
+
+type translateAnswer struct {
+	Language    string `json:"language"`
+	Translation string `json:"translation"`
+}
+
+func (a *translateAnswer) validate(original string) error {
+	a.Language = strings.ToLower(strings.TrimSpace(a.Language))
+	a.Translation = strings.TrimSpace(a.Translation)
+	if a.Translation == "" {
+		return unusablef("empty translation")
+	}
+	// A translation a fifth or five times the length of the original is
+	// a summary or a ramble, not a translation.
+	n, m := utf8.RuneCountInString(original), utf8.RuneCountInString(a.Translation)
+	if m*5 < n || m > n*5+50 {
+		return unusablef("translation of %d characters for an entry of %d", m, n)
+	}
+	if len(a.Language) != 2 {
+		a.Language = ""
+	}
+	return nil
+}
+
+// --- Segment ---
+
+var segmentSchema = json.RawMessage(`{"type":"object","properties":{"situations":{"type":"array","items":{` +
+	`"type":"object","properties":{"first":{"type":"integer","minimum":1},"last":{"type":"integer","minimum":1}},` +
+	`"required":["first","last"],"additionalProperties":false}}},"required":["situations"],"additionalProperties":false}`)
+
+var segmentSystem = prompt(`You read a personal journal entry given as numbered sentences and find its situations.
+A situation is one thing that happened to the writer: what set it off, how they felt, and what they did about it.
+Give each situation as the range of consecutive sentences that tell it: the number of its first and its last sentence.
+Situations are in order and do not overlap. Leave out sentences that tell no situation (greetings, the date, filler).
+An entry about one thing is one situation.`, segmentSchema)
+
+type segmentAnswer struct {
+	Situations []struct {
+		First int `json:"first"`
+		Last  int `json:"last"`
+	} `json:"situations"`
+}
+
+// numbered renders sentences as "[n] text" lines.
+func numbered(text string, sentences []span) string {
+	var b strings.Builder
+	for i, s := range sentences {
+		fmt.Fprintf(&b, "[%d] %s\n", i+1, strings.ReplaceAll(text[s.Start:s.End], "\n", " "))
+	}
+	return b.String()
+}
+
+// cut turns the answer into byte ranges of the text. The ranges come from
+// the sentences, never from text the model wrote.
+func (a *segmentAnswer) cut(sentences []span) ([]span, error) {
+	var out []span
+	prev := 0
+	for _, s := range a.Situations {
+		if s.First < 1 || s.Last < s.First || s.Last > len(sentences) {
+			return nil, unusablef("situation %d-%d outside sentences 1-%d", s.First, s.Last, len(sentences))
+		}
+		if s.First <= prev {
+			return nil, unusablef("situation %d-%d overlaps or is out of order", s.First, s.Last)
+		}
+		out = append(out, span{sentences[s.First-1].Start, sentences[s.Last-1].End})
+		prev = s.Last
+	}
+	return out, nil
+}
+
+// --- Extract ---
+
+// maxName bounds a tag name: longer is a sentence, not a name.
+const maxName = 80
+
+func extractSchema(feelings []store.Feeling) json.RawMessage {
+	names := make([]string, len(feelings))
+	for i, f := range feelings {
+		names[i] = f.Name
+	}
+	enum, _ := json.Marshal(names)
+	list := `{"type":"array","items":{"type":"string","maxLength":80},"maxItems":6}`
+	return json.RawMessage(`{"type":"object","properties":{"situations":{"type":"array","items":{"type":"object","properties":{` +
+		`"situation":{"type":"integer","minimum":1},` +
+		`"feelings":{"type":"array","items":{"type":"string","enum":` + string(enum) + `},"maxItems":4},` +
+		`"triggers":` + list + `,"good_behaviours":` + list + `,"bad_behaviours":` + list + `,` +
+		`"persons":` + list + `,"locations":` + list + `,"activities":` + list +
+		`},"required":["situation","feelings","triggers","good_behaviours","bad_behaviours","persons","locations","activities"],` +
+		`"additionalProperties":false}}},"required":["situations"],"additionalProperties":false}`)
+}
+
+func extractSystem(feelings []store.Feeling, schema json.RawMessage) string {
+	var pleasant, unpleasant []string
+	for _, f := range feelings {
+		if f.Valence > 0 {
+			pleasant = append(pleasant, f.Name)
+		} else {
+			unpleasant = append(unpleasant, f.Name)
+		}
+	}
+	return prompt(`You read the numbered situations of a personal journal entry and note, for each situation:
+- feelings: up to four feelings the writer had, chosen only from this list.
+  Pleasant: `+strings.Join(pleasant, ", ")+`.
+  Unpleasant: `+strings.Join(unpleasant, ", ")+`.
+- triggers: what set the situation off, as a short noun phrase ("criticism from my boss", "a late train").
+- good_behaviours: what the writer did that helped them or others ("went for a run", "asked for help").
+- bad_behaviours: what the writer did that harmed them or others ("skipped lunch", "shouted at my partner").
+- persons: people present or involved, by the name or role the entry uses ("Anna", "my boss").
+- locations: places ("the office", "home").
+- activities: what the writer was doing ("commuting", "cooking").
+Use short names in lower case, except proper names. Note only what the situation says; leave a list empty when it says nothing.
+When the writer already has a name for the same thing (listed before the situations), use that exact name.`, schema)
+}
+
+type extractAnswer struct {
+	Situations []extractedSituation `json:"situations"`
+}
+
+type extractedSituation struct {
+	Situation      int      `json:"situation"`
+	Feelings       []string `json:"feelings"`
+	Triggers       []string `json:"triggers"`
+	GoodBehaviours []string `json:"good_behaviours"`
+	BadBehaviours  []string `json:"bad_behaviours"`
+	Persons        []string `json:"persons"`
+	Locations      []string `json:"locations"`
+	Activities     []string `json:"activities"`
+}
+
+// lists pairs each named list of a situation with its tag type.
+func (s *extractedSituation) lists() []struct {
+	typ   string
+	names []string
+} {
+	return []struct {
+		typ   string
+		names []string
+	}{
+		{store.TagTrigger, s.Triggers}, {store.TagGoodBehaviour, s.GoodBehaviours}, {store.TagBadBehaviour, s.BadBehaviours},
+		{store.TagPerson, s.Persons}, {store.TagLocation, s.Locations}, {store.TagActivity, s.Activities},
+	}
+}
+
+// known holds the user's existing tag names by type, keyed in lower case,
+// so a new mention takes the spelling the user already has.
+type known map[string]map[string]store.Tag
+
+func (k known) add(t store.Tag) {
+	if k[t.Type] == nil {
+		k[t.Type] = map[string]store.Tag{}
+	}
+	k[t.Type][strings.ToLower(t.Name)] = t
+}
+
+// tags validates the answer and returns each segment's tags, names
+// normalised against the user's existing ones. Feelings outside the
+// vocabulary make the answer unusable: schema enums are not always obeyed.
+func (a *extractAnswer) tags(segments int, feelings map[string]store.Feeling, names known) ([][]store.NewTag, error) {
+	out := make([][]store.NewTag, segments)
+	seen := make([]bool, segments)
+	for _, s := range a.Situations {
+		i := s.Situation - 1
+		if i < 0 || i >= segments {
+			return nil, unusablef("situation %d of %d", s.Situation, segments)
+		}
+		if seen[i] {
+			return nil, unusablef("situation %d given twice", s.Situation)
+		}
+		seen[i] = true
+		dup := map[string]bool{}
+		for _, f := range s.Feelings {
+			fl, ok := feelings[strings.ToLower(strings.TrimSpace(f))]
+			if !ok {
+				return nil, unusablef("feeling %q is not in the vocabulary", f)
+			}
+			if !dup["feeling\x00"+fl.ID] {
+				dup["feeling\x00"+fl.ID] = true
+				out[i] = append(out[i], store.NewTag{Type: fl.TagType(), Name: fl.Name, FeelingID: fl.ID})
+			}
+		}
+		for _, l := range s.lists() {
+			for _, name := range l.names {
+				name = strings.Join(strings.Fields(name), " ")
+				if name == "" {
+					continue
+				}
+				if utf8.RuneCountInString(name) > maxName {
+					return nil, unusablef("%s name of %d characters", l.typ, utf8.RuneCountInString(name))
+				}
+				if t, ok := names[l.typ][strings.ToLower(name)]; ok {
+					name = t.Name
+				}
+				key := l.typ + "\x00" + strings.ToLower(name)
+				if !dup[key] {
+					dup[key] = true
+					out[i] = append(out[i], store.NewTag{Type: l.typ, Name: name})
+				}
+			}
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,76 @@
+package server
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Scope names a permission a bearer token may carry. A token made with "*"
+// carries every scope, including ones added in later versions.
+type Scope struct {
+	Name        string
+	Description string
+}
+
+// Scopes lists every scope, in the order the README and OpenAPI show them.
+var Scopes = []Scope{
+	{"profile:read", "Read the account: GET /users/me."},
+	{"captures:read", "Read entries and the calendar: captures, timeline."},
+	{"captures:write", "Write and delete entries."},
+	{"patterns:read", "Read patterns, their correlations and flows."},
+	{"patterns:review", "Accept or reject patterns and correlations."},
+	{"settings:read", "Read settings."},
+	{"settings:write", "Change settings."},
+	{"feedback:write", "Send feedback to whoever runs this instance."},
+}
+
+// Scope names used by the routes.
+const (
+	scopeProfileRead    = "profile:read"
+	scopeSettingsRead   = "settings:read"
+	scopeSettingsWrite  = "settings:write"
+	scopeFeedbackWrite  = "feedback:write"
+	scopeAll            = "*"
+	securityBearer      = "bearer"
+	securityDescription = "A personal access token, sent as `Authorization: Bearer <id>|<secret>`."
+)
+
+// ParseScopes reads a comma-separated list of scope names, rejecting unknown
+// ones. An empty list means every scope ("*").
+func ParseScopes(list string) ([]string, error) {
+	var out []string
+	for _, s := range strings.Split(list, ",") {
+		s = strings.TrimSpace(s)
+		if s == "" || slices.Contains(out, s) {
+			continue
+		}
+		if s != scopeAll && !slices.ContainsFunc(Scopes, func(sc Scope) bool { return sc.Name == s }) {
+			return nil, fmt.Errorf("unknown scope %q; known scopes are %s, or * for all", s, strings.Join(scopeNames(), ", "))
+		}
+		out = append(out, s)
+	}
+	if len(out) == 0 {
+		out = []string{scopeAll}
+	}
+	return out, nil
+}
+
+func scopeNames() []string {
+	names := make([]string, len(Scopes))
+	for i, s := range Scopes {
+		names[i] = s.Name
+	}
+	return names
+}
+
+// scopeTable renders the scopes as a Markdown table for the OpenAPI document.
+func scopeTable() string {
+	var b strings.Builder
+	b.WriteString("| scope | grants |\n|---|---|\n")
+	for _, s := range Scopes {
+		fmt.Fprintf(&b, "| `%s` | %s |\n", s.Name, s.Description)
+	}
+	b.WriteString("| `*` | every scope |\n")
+	return b.String()
+}

@@ -1,0 +1,196 @@
+// Package server serves Recur's HTTP API under /api: routing, authentication,
+// validation, the list and error envelopes and the OpenAPI document.
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/adapters/humago"
+
+	"github.com/recur-journal/recur/server/apidocs"
+	"github.com/recur-journal/recur/store"
+)
+
+// APIVersion is the version of the interface the OpenAPI document describes.
+const APIVersion = "1.0.0"
+
+// DefaultMaxBodyBytes bounds request bodies unless Options says otherwise.
+const DefaultMaxBodyBytes = 1 << 20
+
+// Options configures a Server.
+type Options struct {
+	Store  *store.Store
+	Logger *slog.Logger
+	// BaseURL is where people reach this server, such as
+	// http://127.0.0.1:8080; list links are made from it.
+	BaseURL string
+	// MaxBodyBytes bounds every request body; 0 means DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+	// Health reports the parts beyond the database; nil reports none.
+	Health HealthReporter
+	// Analyser is told of new and deleted captures; nil tells no one.
+	Analyser Analyser
+	// Version is the build's version, shown by the health check.
+	Version string
+}
+
+// Server is the HTTP API.
+type Server struct {
+	opts    Options
+	api     huma.API
+	handler http.Handler
+	docs    func() ([]byte, error) // the rendered reference, made once
+}
+
+// New builds the API and its routes.
+func New(opts Options) *Server {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	opts.BaseURL = strings.TrimRight(opts.BaseURL, "/")
+	s := &Server{opts: opts}
+
+	mux := http.NewServeMux()
+	config := huma.DefaultConfig("Recur API", APIVersion)
+	config.Info.Description = apiDescription
+	config.CreateHooks = nil // no $schema links in bodies: the envelope is exactly the spec's
+	config.DocsPath = ""     // served by serveDocs, with nothing fetched from elsewhere
+	config.SchemasPath = ""
+	config.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
+		securityBearer: {Type: "http", Scheme: "bearer", Description: securityDescription + "\n\nScopes:\n\n" + scopeTable()},
+	}
+	s.api = humago.NewWithPrefix(mux, "/api", config)
+	s.docs = sync.OnceValues(func() ([]byte, error) { return apidocs.Render(s.api.OpenAPI()) })
+	s.api.UseMiddleware(s.authenticate)
+
+	s.registerHealth()
+	s.registerUsers()
+	s.registerSettings()
+	s.registerFeedback()
+	s.registerCaptures()
+
+	mux.HandleFunc("GET /api/docs/api", s.serveDocs)
+	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeJSONError(w, &apiError{status: http.StatusNotFound, Message: "No API route matches " + r.Method + " " + r.URL.Path + "."})
+	})
+	s.handler = s.withRequestLog(http.MaxBytesHandler(mux, opts.MaxBodyBytes))
+	return s
+}
+
+const apiDescription = `The API of Recur, a private journal that notices what keeps coming back.
+
+Every route is under /api. Send and expect JSON. Every route but the health check needs a bearer token (see the security scheme for the scopes).
+
+A single resource is {data}; a list is {data, links, meta}. Errors are {message}; validation errors (422) add errors, keyed by the field's own name, each a list of sentences. Times are UTC with six fractional digits and a trailing Z. Request bodies are limited to 1 MiB unless a route says otherwise.`
+
+// Handler returns the HTTP handler of the API.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// API returns the Huma API, for tests and the documentation.
+func (s *Server) API() huma.API { return s.api }
+
+// op describes an operation; scope "" makes it open to everyone.
+func op(method, path, id, tag, summary, scope string, errs ...int) huma.Operation {
+	o := huma.Operation{
+		OperationID: id,
+		Method:      method,
+		Path:        path,
+		Summary:     summary,
+		Tags:        []string{tag},
+		Errors:      errs,
+		// The body limit is enforced for every route by http.MaxBytesHandler
+		// in New; Huma's own per-operation limit is turned off.
+		MaxBodyBytes: -1,
+	}
+	if scope != "" {
+		o.Security = []map[string][]string{{securityBearer: {scope}}}
+		o.Description = "Needs a token with the `" + scope + "` scope."
+	}
+	return o
+}
+
+// url returns the absolute URL of an API path such as /captures.
+func (s *Server) url(path string) string { return s.opts.BaseURL + "/api" + path }
+
+func (s *Server) serveDocs(w http.ResponseWriter, r *http.Request) {
+	page, err := s.docs()
+	if err != nil {
+		logger(r.Context()).Error("render API docs", "error", err)
+		writeJSONError(w, &apiError{status: http.StatusInternalServerError, Message: statusMessages[http.StatusInternalServerError]})
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Write(page)
+}
+
+// writeJSONError writes an error outside Huma, in the same shape.
+func writeJSONError(w http.ResponseWriter, e *apiError) {
+	w.Header().Set("Content-Type", "application/json")
+	for k, v := range e.headers {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(e.status)
+	json.NewEncoder(w).Encode(e)
+}
+
+// statusRecorder remembers what a handler answered, for the access log.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+	bytes  int
+}
+
+func (r *statusRecorder) WriteHeader(status int) {
+	if r.status == 0 {
+		r.status = status
+	}
+	r.ResponseWriter.WriteHeader(status)
+}
+
+func (r *statusRecorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	n, err := r.ResponseWriter.Write(b)
+	r.bytes += n
+	return n, err
+}
+
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// withRequestLog gives every request an id (kept from X-Request-Id when the
+// client sends a sane one), a logger that carries it, and one access-log line.
+func (s *Server) withRequestLog(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		id := r.Header.Get("X-Request-Id")
+		if len(id) == 0 || len(id) > 64 || strings.ContainsFunc(id, func(c rune) bool { return c < '!' || c > '~' }) {
+			id = rand.Text()[:16]
+		}
+		w.Header().Set("X-Request-Id", id)
+		log := s.opts.Logger.With("request_id", id)
+		rec := &statusRecorder{ResponseWriter: w}
+		defer func() {
+			if p := recover(); p != nil {
+				log.Error("panic", "panic", p)
+				if rec.status == 0 {
+					writeJSONError(rec, &apiError{status: http.StatusInternalServerError, Message: statusMessages[http.StatusInternalServerError]})
+				}
+			}
+			log.Info("request", "method", r.Method, "path", r.URL.Path, "status", rec.status,
+				"bytes", rec.bytes, "duration_ms", float64(time.Since(start).Microseconds())/1000, "remote", r.RemoteAddr)
+		}()
+		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), loggerKey{}, log)))
+	})
+}

@@ -1,0 +1,138 @@
+package server_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/recur-journal/recur/server"
+	"github.com/recur-journal/recur/store"
+	"github.com/recur-journal/recur/store/storetest"
+)
+
+// harness is a running API over a real SQLite file, with two users.
+type harness struct {
+	t      *testing.T
+	store  *store.Store
+	srv    *httptest.Server
+	alice  *store.User
+	bob    *store.User
+	tokenA string // alice, every scope
+	tokenB string // bob, every scope
+}
+
+func newHarness(t *testing.T, opts ...func(*server.Options)) *harness {
+	t.Helper()
+	s := storetest.MustOpen(t)
+	h := &harness{t: t, store: s}
+	o := server.Options{Store: s, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Version: "test"}
+	for _, f := range opts {
+		f(&o)
+	}
+	h.srv = httptest.NewServer(nil)
+	o.BaseURL = h.srv.URL
+	h.srv.Config.Handler = server.New(o).Handler()
+	t.Cleanup(h.srv.Close)
+	h.alice = storetest.MustCreateUser(t, s, "alice@example.com")
+	h.bob = storetest.MustCreateUser(t, s, "bob@example.com")
+	h.tokenA = storetest.MustCreateToken(t, s, h.alice.ID)
+	h.tokenB = storetest.MustCreateToken(t, s, h.bob.ID)
+	return h
+}
+
+// response is what a request got back.
+type response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// JSON decodes the body into a generic value.
+func (r response) JSON(t *testing.T) map[string]any {
+	t.Helper()
+	var v map[string]any
+	if err := json.Unmarshal(r.Body, &v); err != nil {
+		t.Fatalf("body is not a JSON object: %v\n%s", err, r.Body)
+	}
+	return v
+}
+
+func (h *harness) do(method, path, token string, body any) response {
+	h.t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	default:
+		buf, err := json.Marshal(b)
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		rd = bytes.NewReader(buf)
+	}
+	req, err := http.NewRequest(method, h.srv.URL+path, rd)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	req.Header.Set("Accept", "application/json")
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return response{Status: res.StatusCode, Header: res.Header, Body: b}
+}
+
+// scenario is one request and what its answer must and must not contain.
+type scenario struct {
+	name        string
+	method      string
+	path        string
+	token       string
+	body        any
+	status      int
+	contains    []string
+	notContains []string
+}
+
+func (h *harness) run(scenarios []scenario) {
+	h.t.Helper()
+	for _, sc := range scenarios {
+		h.t.Run(sc.name, func(t *testing.T) {
+			res := h.do(sc.method, sc.path, sc.token, sc.body)
+			if got, want := res.Status, sc.status; got != want {
+				t.Fatalf("%s %s: status = %d, want %d\n%s", sc.method, sc.path, got, want, res.Body)
+			}
+			for _, s := range sc.contains {
+				if !bytes.Contains(res.Body, []byte(s)) {
+					t.Errorf("body lacks %s\n%s", s, res.Body)
+				}
+			}
+			for _, s := range sc.notContains {
+				if bytes.Contains(res.Body, []byte(s)) {
+					t.Errorf("body has %s\n%s", s, res.Body)
+				}
+			}
+		})
+	}
+}
+
+func storeToken(userID string, scopes ...string) *store.Token {
+	return &store.Token{UserID: userID, Name: "test", Scopes: scopes}
+}

@@ -1,0 +1,230 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Capture statuses.
+const (
+	StatusQueued     = "queued"
+	StatusProcessing = "processing"
+	StatusProcessed  = "processed"
+	StatusFailed     = "failed"
+)
+
+// CaptureMaxLength is the longest capture text accepted, in characters:
+// about four pages, well inside what the model reads at once.
+const CaptureMaxLength = 10000
+
+// CaptureMaxFuture is how far ahead of now occurred_at may lie, for clocks
+// and time zones that disagree.
+const CaptureMaxFuture = 24 * time.Hour
+
+// Capture is one journal entry and what its analysis found.
+type Capture struct {
+	ID         string
+	UserID     string
+	Original   string
+	Translated string // English; empty until processed
+	Language   string // ISO 639-1 code; empty until processed
+	Origin     string
+	OccurredAt time.Time
+	Status     string
+	Attempts   int // runs that ended in a transient error since the last success
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+	Segments   []Segment // filled by FindCapture
+}
+
+// Segment is a verbatim slice of a capture's translated text.
+type Segment struct {
+	ID         string
+	CaptureID  string
+	Position   int
+	Start, End int // byte offsets into the translated text
+	Text       string
+	Tags       []Tag
+}
+
+// Validate checks the text and the time. It returns EINVALID naming "text"
+// or "occurred_at".
+func (c *Capture) Validate(now time.Time) error {
+	if strings.TrimSpace(c.Original) == "" {
+		return Invalid("text", "The text field is required.")
+	}
+	if !utf8.ValidString(c.Original) {
+		return Invalid("text", "The text must be valid UTF-8.")
+	}
+	if n := utf8.RuneCountInString(c.Original); n > CaptureMaxLength {
+		return Invalid("text", "The text may not be longer than %d characters; it has %d. Split it into several entries.", CaptureMaxLength, n)
+	}
+	if c.OccurredAt.After(now.Add(CaptureMaxFuture)) {
+		return Invalid("occurred_at", "The occurred_at may not be more than a day in the future.")
+	}
+	if c.OccurredAt.Year() < 1900 {
+		return Invalid("occurred_at", "The occurred_at must be after 1900.")
+	}
+	return nil
+}
+
+// CreateCapture validates c and queues it for analysis. It returns EINVALID.
+func (s *Store) CreateCapture(ctx context.Context, c *Capture) error {
+	now := s.Now()
+	if c.OccurredAt.IsZero() {
+		c.OccurredAt = now
+	}
+	c.OccurredAt = c.OccurredAt.UTC().Truncate(time.Microsecond)
+	if err := c.Validate(now); err != nil {
+		return err
+	}
+	c.ID, c.Status, c.CreatedAt, c.UpdatedAt = newID(), StatusQueued, now, now
+	if c.Origin == "" {
+		c.Origin = "text"
+	}
+	return s.update(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO captures (id, user_id, original, origin, occurred_at, status, available_at, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			c.ID, c.UserID, c.Original, c.Origin, FormatTime(c.OccurredAt), c.Status, FormatTime(now), FormatTime(now), FormatTime(now))
+		return err
+	})
+}
+
+const captureColumns = `id, user_id, original, translated, language, origin, occurred_at, status, attempts, created_at, updated_at`
+
+func scanCapture(row interface{ Scan(...any) error }) (*Capture, error) {
+	var c Capture
+	var occurred, created, updated string
+	err := row.Scan(&c.ID, &c.UserID, &c.Original, &c.Translated, &c.Language, &c.Origin, &occurred, &c.Status, &c.Attempts, &created, &updated)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, NotFound("Capture")
+	} else if err != nil {
+		return nil, err
+	}
+	if c.OccurredAt, err = ParseTime(occurred); err != nil {
+		return nil, err
+	}
+	if c.CreatedAt, err = ParseTime(created); err != nil {
+		return nil, err
+	}
+	if c.UpdatedAt, err = ParseTime(updated); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// ListCaptures returns a page of the user's captures, newest occurred_at
+// first, and how many there are in all.
+func (s *Store) ListCaptures(ctx context.Context, userID string, p Page) ([]Capture, int, error) {
+	var list []Capture
+	var total int
+	err := s.view(ctx, func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM captures WHERE user_id = ?`, userID).Scan(&total); err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT `+captureColumns+` FROM captures WHERE user_id = ?
+			ORDER BY occurred_at DESC, id DESC LIMIT ? OFFSET ?`, userID, p.Limit, p.Offset())
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			c, err := scanCapture(rows)
+			if err != nil {
+				return err
+			}
+			list = append(list, *c)
+		}
+		return rows.Err()
+	})
+	return list, total, err
+}
+
+// FindCapture returns the user's capture with its segments and their tags.
+// Another user's capture is ENOTFOUND, like one that does not exist.
+func (s *Store) FindCapture(ctx context.Context, userID, id string) (*Capture, error) {
+	var c *Capture
+	err := s.view(ctx, func(tx *sql.Tx) error {
+		var err error
+		c, err = scanCapture(tx.QueryRowContext(ctx, `SELECT `+captureColumns+` FROM captures WHERE id = ? AND user_id = ?`, id, userID))
+		if err != nil {
+			return err
+		}
+		c.Segments, err = segmentsOf(ctx, tx, id)
+		return err
+	})
+	return c, err
+}
+
+// segmentsOf loads a capture's segments in order, each with its tags.
+func segmentsOf(ctx context.Context, tx *sql.Tx, captureID string) ([]Segment, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, capture_id, position, start, end, text FROM segments WHERE capture_id = ? ORDER BY position`, captureID)
+	if err != nil {
+		return nil, err
+	}
+	var segs []Segment
+	index := map[string]int{}
+	for rows.Next() {
+		var sg Segment
+		if err := rows.Scan(&sg.ID, &sg.CaptureID, &sg.Position, &sg.Start, &sg.End, &sg.Text); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		index[sg.ID] = len(segs)
+		segs = append(segs, sg)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows, err = tx.QueryContext(ctx, `SELECT st.segment_id, `+tagColumns+`
+		FROM segment_tags st JOIN segments sg ON sg.id = st.segment_id JOIN tags t ON t.id = st.tag_id
+		LEFT JOIN categories c ON c.id = t.category_id
+		WHERE sg.capture_id = ? ORDER BY sg.position, st.position`, captureID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var segID string
+		t, err := scanTag(rows, &segID)
+		if err != nil {
+			return nil, err
+		}
+		i := index[segID]
+		segs[i].Tags = append(segs[i].Tags, *t)
+	}
+	return segs, rows.Err()
+}
+
+// DeleteCapture removes the user's capture and everything found in it:
+// segments, their links to tags, tags no other capture uses and categories
+// left empty (a rejected category stays, so its topic stays left alone).
+// It returns ENOTFOUND for a capture that is not the user's.
+func (s *Store) DeleteCapture(ctx context.Context, userID, id string) error {
+	return s.update(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM captures WHERE id = ? AND user_id = ?`, id, userID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return NotFound("Capture")
+		}
+		return pruneOrphans(ctx, tx, userID)
+	})
+}
+
+// pruneOrphans deletes the user's tags without segments and categories without tags.
+func pruneOrphans(ctx context.Context, tx *sql.Tx, userID string) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM tags WHERE user_id = ?
+		AND NOT EXISTS (SELECT 1 FROM segment_tags st WHERE st.tag_id = tags.id)`, userID); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `DELETE FROM categories WHERE user_id = ? AND rejected_at IS NULL
+		AND NOT EXISTS (SELECT 1 FROM tags t WHERE t.category_id = categories.id)`, userID)
+	return err
+}

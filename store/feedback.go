@@ -1,0 +1,67 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// FeedbackMaxLength is the longest feedback accepted, in characters.
+const FeedbackMaxLength = 2000
+
+// Feedback is a note a user sends to whoever runs the instance.
+type Feedback struct {
+	ID        string
+	UserID    string
+	Body      string
+	CreatedAt time.Time
+}
+
+// Validate checks the body is 1 to FeedbackMaxLength characters and not blank.
+// It returns EINVALID naming "feedback".
+func (f *Feedback) Validate() error {
+	if strings.TrimSpace(f.Body) == "" {
+		return Invalid("feedback", "The feedback field is required.")
+	}
+	if utf8.RuneCountInString(f.Body) > FeedbackMaxLength {
+		return Invalid("feedback", "The feedback may not be longer than %d characters.", FeedbackMaxLength)
+	}
+	return nil
+}
+
+// CreateFeedback validates and stores f. It returns EINVALID.
+func (s *Store) CreateFeedback(ctx context.Context, f *Feedback) error {
+	if err := f.Validate(); err != nil {
+		return err
+	}
+	f.ID, f.CreatedAt = newID(), s.Now()
+	return s.update(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO feedback (id, user_id, body, created_at) VALUES (?, ?, ?, ?)`,
+			f.ID, f.UserID, f.Body, FormatTime(f.CreatedAt))
+		return err
+	})
+}
+
+// ListFeedback returns the user's feedback, newest first.
+func (s *Store) ListFeedback(ctx context.Context, userID string) ([]Feedback, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT id, user_id, body, created_at FROM feedback WHERE user_id = ? ORDER BY id DESC`, userID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Feedback
+	for rows.Next() {
+		var f Feedback
+		var at string
+		if err := rows.Scan(&f.ID, &f.UserID, &f.Body, &at); err != nil {
+			return nil, err
+		}
+		if f.CreatedAt, err = ParseTime(at); err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,19 @@
+package store_test
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+)
+
+func cutPipe(plain string) (id, secret string, ok bool) { return strings.Cut(plain, "|") }
+
+func fileContains(t *testing.T, path, s string) bool {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bytes.Contains(b, []byte(s))
+}

@@ -1,0 +1,167 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+)
+
+// Tag types.
+const (
+	TagTrigger         = "trigger"
+	TagPositiveFeeling = "positive_feeling"
+	TagNegativeFeeling = "negative_feeling"
+	TagGoodBehaviour   = "good_behaviour"
+	TagBadBehaviour    = "bad_behaviour"
+	TagPerson          = "person"
+	TagLocation        = "location"
+	TagActivity        = "activity"
+)
+
+// TagTypes lists every tag type.
+var TagTypes = []string{TagTrigger, TagPositiveFeeling, TagNegativeFeeling, TagGoodBehaviour, TagBadBehaviour, TagPerson, TagLocation, TagActivity}
+
+// Categorised reports whether tags of the type belong to a category: triggers and behaviours do.
+func Categorised(tagType string) bool {
+	return tagType == TagTrigger || tagType == TagGoodBehaviour || tagType == TagBadBehaviour
+}
+
+// Tag is a named trigger, feeling, behaviour, person, location or activity
+// of one user. One name and type is one tag across all the user's captures.
+type Tag struct {
+	ID        string
+	UserID    string
+	Type      string
+	Name      string
+	FeelingID string    // feelings only
+	Category  *Category // triggers and behaviours; nil for the others
+}
+
+// Category groups a user's triggers or behaviours of the same meaning.
+// Its kind is the type of the tags it groups.
+type Category struct {
+	ID        string
+	UserID    string
+	Kind      string
+	Name      string
+	Rejected  bool
+	Embedding []float32
+}
+
+// Feeling is a word of the fixed vocabulary of feelings.
+type Feeling struct {
+	ID      string
+	Name    string
+	Valence int    // 1 pleasant, -1 unpleasant
+	Energy  string // high or low
+}
+
+// TagType is the tag type of a feeling: positive_feeling or negative_feeling.
+func (f Feeling) TagType() string {
+	if f.Valence > 0 {
+		return TagPositiveFeeling
+	}
+	return TagNegativeFeeling
+}
+
+const tagColumns = `t.id, t.user_id, t.type, t.name, coalesce(t.feeling_id, ''), c.id, c.kind, c.name, c.rejected_at IS NOT NULL`
+
+// scanTag reads tagColumns, after any leading columns given in pre.
+func scanTag(row interface{ Scan(...any) error }, pre ...any) (*Tag, error) {
+	var t Tag
+	var catID, catKind, catName sql.NullString
+	var rejected sql.NullBool
+	dest := append(pre, &t.ID, &t.UserID, &t.Type, &t.Name, &t.FeelingID, &catID, &catKind, &catName, &rejected)
+	if err := row.Scan(dest...); err != nil {
+		return nil, err
+	}
+	if catID.Valid {
+		t.Category = &Category{ID: catID.String, UserID: t.UserID, Kind: catKind.String, Name: catName.String, Rejected: rejected.Bool}
+	}
+	return &t, nil
+}
+
+// Feelings returns the vocabulary of feelings, by name.
+func (s *Store) Feelings(ctx context.Context) ([]Feeling, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT id, name, valence, energy FROM feelings ORDER BY name`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Feeling
+	for rows.Next() {
+		var f Feeling
+		if err := rows.Scan(&f.ID, &f.Name, &f.Valence, &f.Energy); err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+// Tags returns the user's tags of the given types, with their categories,
+// most used first.
+func (s *Store) Tags(ctx context.Context, userID string, types ...string) ([]Tag, error) {
+	args := []any{userID}
+	marks := ""
+	for i, t := range types {
+		if i > 0 {
+			marks += ", "
+		}
+		marks += "?"
+		args = append(args, t)
+	}
+	rows, err := s.read.QueryContext(ctx, `SELECT `+tagColumns+` FROM tags t LEFT JOIN categories c ON c.id = t.category_id
+		WHERE t.user_id = ? AND t.type IN (`+marks+`)
+		ORDER BY (SELECT count(*) FROM segment_tags st WHERE st.tag_id = t.id) DESC, t.name`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Tag
+	for rows.Next() {
+		t, err := scanTag(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *t)
+	}
+	return out, rows.Err()
+}
+
+// Categories returns the user's categories of a kind, rejected ones included, by name.
+func (s *Store) Categories(ctx context.Context, userID, kind string) ([]Category, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT id, user_id, kind, name, rejected_at IS NOT NULL, coalesce(embedding, '')
+		FROM categories WHERE user_id = ? AND kind = ? ORDER BY name`, userID, kind)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Category
+	for rows.Next() {
+		var c Category
+		var emb string
+		if err := rows.Scan(&c.ID, &c.UserID, &c.Kind, &c.Name, &c.Rejected, &emb); err != nil {
+			return nil, err
+		}
+		if emb != "" {
+			if err := json.Unmarshal([]byte(emb), &c.Embedding); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// SetCategoryEmbedding stores the embedding of a category's name.
+func (s *Store) SetCategoryEmbedding(ctx context.Context, id string, vec []float32) error {
+	b, err := json.Marshal(vec)
+	if err != nil {
+		return err
+	}
+	return s.update(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE categories SET embedding = ? WHERE id = ?`, string(b), id)
+		return err
+	})
+}

@@ -1,0 +1,151 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"strings"
+	"time"
+)
+
+// Token is a personal access token. Its plaintext, "<id>|<secret>", is shown
+// once when it is made; only a SHA-256 of the secret is kept.
+type Token struct {
+	ID         string
+	UserID     string
+	Name       string
+	Scopes     []string // "*" grants every scope
+	ExpiresAt  *time.Time
+	LastUsedAt *time.Time
+	RevokedAt  *time.Time
+	CreatedAt  time.Time
+}
+
+// Can reports whether the token grants scope.
+func (t *Token) Can(scope string) bool {
+	for _, s := range t.Scopes {
+		if s == "*" || s == scope {
+			return true
+		}
+	}
+	return false
+}
+
+// Validate checks the token's name and scopes.
+func (t *Token) Validate() error {
+	t.Name = strings.TrimSpace(t.Name)
+	if t.Name == "" {
+		return Invalid("name", "The name field is required.")
+	}
+	if len(t.Name) > 255 {
+		return Invalid("name", "The name may not be longer than 255 characters.")
+	}
+	if len(t.Scopes) == 0 {
+		return Invalid("scopes", "At least one scope is required.")
+	}
+	return nil
+}
+
+// lastUsedGranularity bounds how often using a token writes to the database:
+// a busy client would otherwise turn every read into a write.
+const lastUsedGranularity = time.Minute
+
+func hashSecret(secret string) string {
+	sum := sha256.Sum256([]byte(secret))
+	return hex.EncodeToString(sum[:])
+}
+
+// CreateToken stores t for its user and returns the plaintext token, which
+// is never available again. It returns EINVALID or ENOTFOUND for an unknown user.
+func (s *Store) CreateToken(ctx context.Context, t *Token) (string, error) {
+	if err := t.Validate(); err != nil {
+		return "", err
+	}
+	secret := rand.Text() + rand.Text() // 52 base32 characters, 260 bits
+	t.ID, t.CreatedAt = newID(), s.Now()
+	err := s.update(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO personal_access_tokens (id, user_id, name, secret_hash, scopes, expires_at, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			t.ID, t.UserID, t.Name, hashSecret(secret), strings.Join(t.Scopes, " "), nullTime(t.ExpiresAt), FormatTime(t.CreatedAt))
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	return t.ID + "|" + secret, nil
+}
+
+// Authenticate resolves a plaintext bearer token to its token and user. A
+// malformed, unknown, expired or revoked token gives EUNAUTHORIZED.
+func (s *Store) Authenticate(ctx context.Context, plaintext string) (*Token, *User, error) {
+	unauthorized := Errorf(EUNAUTHORIZED, "Unauthenticated.")
+	id, secret, ok := strings.Cut(plaintext, "|")
+	if !ok || id == "" || secret == "" {
+		return nil, nil, unauthorized
+	}
+	var (
+		t                          Token
+		hash, scopes, createdAt    string
+		expires, lastUsed, revoked sql.NullString
+	)
+	err := s.read.QueryRowContext(ctx, `SELECT id, user_id, name, secret_hash, scopes, expires_at, last_used_at, revoked_at, created_at
+		FROM personal_access_tokens WHERE id = ?`, id).
+		Scan(&t.ID, &t.UserID, &t.Name, &hash, &scopes, &expires, &lastUsed, &revoked, &createdAt)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil, unauthorized
+	} else if err != nil {
+		return nil, nil, err
+	}
+	if subtle.ConstantTimeCompare([]byte(hashSecret(secret)), []byte(hash)) != 1 || revoked.Valid {
+		return nil, nil, unauthorized
+	}
+	now := s.Now()
+	if t.ExpiresAt, err = scanTime(expires); err != nil {
+		return nil, nil, err
+	}
+	if t.ExpiresAt != nil && !now.Before(*t.ExpiresAt) {
+		return nil, nil, unauthorized
+	}
+	if t.LastUsedAt, err = scanTime(lastUsed); err != nil {
+		return nil, nil, err
+	}
+	if t.CreatedAt, err = ParseTime(createdAt); err != nil {
+		return nil, nil, err
+	}
+	t.Scopes = strings.Fields(scopes)
+
+	u, err := s.FindUserByID(ctx, t.UserID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if t.LastUsedAt == nil || now.Sub(*t.LastUsedAt) >= lastUsedGranularity {
+		t.LastUsedAt = &now
+		if err := s.update(ctx, func(tx *sql.Tx) error {
+			_, err := tx.ExecContext(ctx, `UPDATE personal_access_tokens SET last_used_at = ? WHERE id = ?`, FormatTime(now), t.ID)
+			return err
+		}); err != nil {
+			return nil, nil, err
+		}
+	}
+	return &t, u, nil
+}
+
+// RevokeToken revokes the user's token id. It returns ENOTFOUND when the
+// user has no such live token.
+func (s *Store) RevokeToken(ctx context.Context, userID, id string) error {
+	return s.update(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE personal_access_tokens SET revoked_at = ?
+			WHERE id = ? AND user_id = ? AND revoked_at IS NULL`, FormatTime(s.Now()), id, userID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return NotFound("Token")
+		}
+		return nil
+	})
+}
