@@ -127,6 +127,19 @@ func (p *Pipeline) Workers() int { return p.opts.Workers }
 // Waiting reports whether analysis is paused because Ollama cannot be reached.
 func (p *Pipeline) Waiting() bool { return p.down.Load() > 0 }
 
+// ProcessNext claims one ready capture and analyses it, in the caller's
+// goroutine. It reports false when no capture was ready.
+func (p *Pipeline) ProcessNext(ctx context.Context) (bool, error) {
+	c, err := p.opts.Store.ClaimCapture(ctx)
+	if store.ErrorCode(err) == store.ENOTFOUND {
+		return false, nil
+	} else if err != nil {
+		return false, err
+	}
+	p.process(ctx, p.opts.Logger.With("capture_id", c.ID, "user_id", c.UserID), c)
+	return true, nil
+}
+
 func (p *Pipeline) work(ctx context.Context, n int) {
 	defer p.wg.Done()
 	log := p.opts.Logger.With("worker", n)

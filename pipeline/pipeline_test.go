@@ -1,0 +1,436 @@
+package pipeline_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ollama/ollama/api"
+
+	"github.com/recur-journal/recur/pipeline"
+	"github.com/recur-journal/recur/pipeline/fakeollama"
+	"github.com/recur-journal/recur/pipeline/scripted"
+	"github.com/recur-journal/recur/store"
+	"github.com/recur-journal/recur/store/storetest"
+)
+
+// env is a store, a fake Ollama answering from the lexicon, and a pipeline.
+type env struct {
+	t     *testing.T
+	store *store.Store
+	fake  *fakeollama.Server
+	lex   *scripted.Lexicon
+	user  *store.User
+	pipe  *pipeline.Pipeline
+}
+
+func newEnv(t *testing.T, configure ...func(*pipeline.Options)) *env {
+	t.Helper()
+	e := &env{t: t, store: storetest.MustOpen(t), fake: fakeollama.New(t)}
+	lex, err := scripted.Load("testdata/lexicon.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.lex = lex
+	e.answerWith(nil)
+	e.user = storetest.MustCreateUser(t, e.store, "writer@example.com")
+	e.pipe = e.newPipeline(configure...)
+	return e
+}
+
+// answerWith scripts the fake: fault decides, per request, a reply that
+// replaces the lexicon's answer (return ok false to answer normally).
+func (e *env) answerWith(fault func(step string, req *api.ChatRequest) (fakeollama.Reply, bool)) {
+	e.fake.OnChat(func(req *api.ChatRequest) fakeollama.Reply {
+		if fault != nil {
+			if r, ok := fault(scripted.Step(req), req); ok {
+				return r
+			}
+		}
+		return fakeollama.Reply{Content: e.lex.Answer(req)}
+	})
+}
+
+func (e *env) newPipeline(configure ...func(*pipeline.Options)) *pipeline.Pipeline {
+	model, err := pipeline.NewOllama(pipeline.OllamaOptions{URL: e.fake.URL(), Model: "qwen2.5:7b", EmbedModel: "nomic-embed-text", Timeout: 2 * time.Second})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	opts := pipeline.Options{Store: e.store, Model: model, ModelName: "qwen2.5:7b", Workers: 2,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Poll:   10 * time.Millisecond, Backoff: 20 * time.Millisecond, MaxBackoff: 100 * time.Millisecond}
+	for _, f := range configure {
+		f(&opts)
+	}
+	return pipeline.New(opts)
+}
+
+// start runs the workers until the test ends.
+func (e *env) start() {
+	if err := e.pipe.Start(context.Background()); err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Cleanup(e.pipe.Stop)
+}
+
+func (e *env) capture(text string) *store.Capture {
+	e.t.Helper()
+	c := &store.Capture{UserID: e.user.ID, Original: text}
+	if err := e.store.CreateCapture(context.Background(), c); err != nil {
+		e.t.Fatal(err)
+	}
+	e.pipe.Notify()
+	return c
+}
+
+// waitStatus waits, boundedly, until the capture has the status.
+func (e *env) waitStatus(id, status string) *store.Capture {
+	e.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, err := e.store.FindCapture(context.Background(), e.user.ID, id)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		if c.Status == status {
+			return c
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("capture %s is %s after 10s, want %s", id, c.Status, status)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func tagNames(c *store.Capture, typ string) []string {
+	var out []string
+	for _, sg := range c.Segments {
+		for _, t := range sg.Tags {
+			if t.Type == typ {
+				out = append(out, t.Name)
+			}
+		}
+	}
+	return out
+}
+
+func TestRun(t *testing.T) {
+	e := newEnv(t)
+	e.start()
+	ctx := context.Background()
+	const text = "My boss criticised my report in front of the team. I felt anxious all afternoon and skipped lunch. " +
+		"It rained. After work I went for a run in the park. I felt calm and proud of myself."
+
+	first := e.waitStatus(e.capture(text).ID, store.StatusProcessed)
+	t.Run("SegmentsVerbatim", func(t *testing.T) {
+		if got, want := len(first.Segments), 2; got != want {
+			t.Fatalf("%d segments, want %d", got, want)
+		}
+		if first.Translated != text || first.Language != "en" {
+			t.Fatalf("English text changed: %q (%s)", first.Translated, first.Language)
+		}
+		want := []string{
+			"My boss criticised my report in front of the team. I felt anxious all afternoon and skipped lunch.",
+			"After work I went for a run in the park. I felt calm and proud of myself.",
+		}
+		for i, sg := range first.Segments {
+			if sg.Text != want[i] || first.Translated[sg.Start:sg.End] != sg.Text {
+				t.Errorf("segment %d = %q [%d,%d), want the verbatim slice %q", i, sg.Text, sg.Start, sg.End, want[i])
+			}
+		}
+	})
+	t.Run("TagsStored", func(t *testing.T) {
+		for typ, want := range map[string]string{
+			store.TagTrigger: "criticism from my boss", store.TagNegativeFeeling: "anxious", store.TagBadBehaviour: "skipped lunch",
+			store.TagGoodBehaviour: "went for a run", store.TagPositiveFeeling: "calm", store.TagPerson: "my boss", store.TagLocation: "the park",
+		} {
+			if got := tagNames(first, typ); !contains(got, want) {
+				t.Errorf("%s tags = %v, want %q among them", typ, got, want)
+			}
+		}
+		for _, sg := range first.Segments {
+			for _, tg := range sg.Tags {
+				if store.Categorised(tg.Type) != (tg.Category != nil) {
+					t.Errorf("tag %s %q has category %v", tg.Type, tg.Name, tg.Category)
+				}
+			}
+		}
+	})
+	t.Run("CategoriesReused", func(t *testing.T) {
+		second := e.waitStatus(e.capture("The boss shouted about the deadline again. I was stressed and ate a whole bag of crisps.").ID, store.StatusProcessed)
+		cat := func(c *store.Capture, typ string) *store.Category {
+			for _, sg := range c.Segments {
+				for _, tg := range sg.Tags {
+					if tg.Type == typ {
+						return tg.Category
+					}
+				}
+			}
+			t.Fatalf("no %s tag in %q", typ, c.Original)
+			return nil
+		}
+		a, b := cat(first, store.TagTrigger), cat(second, store.TagTrigger)
+		if a.ID != b.ID || a.Name != "criticism at work" {
+			t.Fatalf("second capture's trigger in category %+v, want the first's %+v", b, a)
+		}
+		cats, err := e.store.Categories(ctx, e.user.ID, store.TagTrigger)
+		if err != nil || len(cats) != 1 {
+			t.Fatalf("trigger categories = %v (%v), want one", cats, err)
+		}
+	})
+	t.Run("Translated", func(t *testing.T) {
+		const es = "Mi jefe criticó mi informe otra vez. Me sentí ansiosa y me salté el almuerzo."
+		c := e.waitStatus(e.capture(es).ID, store.StatusProcessed)
+		if c.Original != es || c.Language != "es" || !strings.HasPrefix(c.Translated, "My boss criticised my report again.") {
+			t.Fatalf("capture = %q / %q (%s)", c.Original, c.Translated, c.Language)
+		}
+		if len(c.Segments) != 1 || c.Segments[0].Text != c.Translated {
+			t.Fatalf("segments %+v, want one slice of the translation", c.Segments)
+		}
+		if got := tagNames(c, store.TagTrigger); !contains(got, "criticism from my boss") {
+			t.Fatalf("triggers = %v", got)
+		}
+	})
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestCost(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	calls := func(c *store.Capture) int {
+		tot, err := e.store.ModelCallTotals(ctx, []string{c.ID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tot.Calls
+	}
+	run := func(text string) *store.Capture {
+		c := e.capture(text)
+		if ok, err := e.pipe.ProcessNext(ctx); !ok || err != nil {
+			t.Fatalf("ProcessNext = %v, %v", ok, err)
+		}
+		return c
+	}
+	// Three situations or one: the same number of calls.
+	many := run("My boss criticised my report. I skipped lunch. The train was late. I was frustrated. Mum called about Christmas. I snapped at her.")
+	if got, want := calls(many), 3; got != want {
+		t.Errorf("English capture with three situations made %d calls, want %d (segment, extract, categorise)", got, want)
+	}
+	one := run("My boss criticised my slides. I felt anxious and skipped lunch.")
+	if got, want := calls(one), 2; got != want {
+		t.Errorf("capture with only known triggers and behaviours made %d calls, want %d (no categorise)", got, want)
+	}
+	es := run("Mi jefe criticó mi informe otra vez. Me sentí ansiosa y me salté el almuerzo.")
+	if got, want := calls(es), 3; got != want {
+		t.Errorf("Spanish capture made %d calls, want %d (translate, segment, extract)", got, want)
+	}
+	tot, err := e.store.ModelCallTotals(ctx, []string{many.ID, one.ID, es.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := e.fake.Stats()
+	if tot.PromptTokens != st.PromptTokens || tot.OutputTokens != st.OutputTokens || tot.PromptTokens == 0 {
+		t.Errorf("recorded %d prompt and %d output tokens; the model counted %d and %d", tot.PromptTokens, tot.OutputTokens, st.PromptTokens, st.OutputTokens)
+	}
+	// The fixed part of each step's prompt is the same for every capture.
+	systems := map[string]string{}
+	for _, c := range e.fake.Calls() {
+		if c.Request == nil {
+			continue
+		}
+		step, sys := scripted.Step(c.Request), c.Request.Messages[0].Content
+		if prev, ok := systems[step]; ok && prev != sys {
+			t.Errorf("the %s system prompt changed between captures", step)
+		}
+		systems[step] = sys
+		var opts struct {
+			Temperature float64 `json:"temperature"`
+		}
+		b, _ := json.Marshal(c.Request.Options)
+		json.Unmarshal(b, &opts)
+		if opts.Temperature != 0 || len(c.Format) == 0 || !strings.Contains(sys, string(c.Format)) {
+			t.Errorf("%s call: temperature %v, format %d bytes, schema in prompt %v", step, opts.Temperature, len(c.Format), strings.Contains(sys, string(c.Format)))
+		}
+	}
+}
+
+func TestFaults(t *testing.T) {
+	const text = "The train was late again on my commute. I was frustrated and annoyed."
+	t.Run("Down", func(t *testing.T) {
+		e := newEnv(t)
+		e.fake.Down()
+		e.start()
+		c := e.capture(text)
+		deadline := time.Now().Add(5 * time.Second)
+		for !e.pipe.Waiting() {
+			if time.Now().After(deadline) {
+				t.Fatal("the pipeline never noticed Ollama was down")
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		if got := e.waitStatus(c.ID, store.StatusQueued); got.Attempts != 0 {
+			t.Fatalf("a capture waiting for Ollama counted %d attempts", got.Attempts)
+		}
+		e.fake.Up()
+		e.waitStatus(c.ID, store.StatusProcessed)
+		if e.pipe.Waiting() {
+			t.Fatal("still waiting after Ollama came back")
+		}
+	})
+	t.Run("ModelMissing", func(t *testing.T) {
+		e := newEnv(t)
+		e.fake.SetModels("llama3:8b")
+		e.start()
+		c := e.capture(text)
+		time.Sleep(100 * time.Millisecond)
+		e.waitStatus(c.ID, store.StatusQueued)
+		e.fake.SetModels("qwen2.5:7b")
+		e.waitStatus(c.ID, store.StatusProcessed)
+	})
+	for _, f := range []struct {
+		name  string
+		reply fakeollama.Reply
+	}{
+		{"Slow", fakeollama.Reply{Delay: 3 * time.Second}},
+		{"ServerError", fakeollama.Reply{Status: 500, Error: "model runner crashed"}},
+	} {
+		t.Run(f.name+"Once", func(t *testing.T) {
+			e := newEnv(t)
+			var n atomic.Int32
+			e.answerWith(func(string, *api.ChatRequest) (fakeollama.Reply, bool) { return f.reply, n.Add(1) == 1 })
+			e.start()
+			c := e.waitStatus(e.capture(text).ID, store.StatusProcessed)
+			if len(c.Segments) != 1 {
+				t.Fatalf("segments = %d, want 1", len(c.Segments))
+			}
+		})
+		t.Run(f.name+"Always", func(t *testing.T) {
+			e := newEnv(t, func(o *pipeline.Options) { o.MaxAttempts = 2 })
+			e.answerWith(func(string, *api.ChatRequest) (fakeollama.Reply, bool) { return f.reply, true })
+			e.start()
+			c := e.waitStatus(e.capture(text).ID, store.StatusFailed)
+			if c.Original != text || len(c.Segments) != 0 {
+				t.Fatalf("failed capture kept %q and %d segments; want its text only", c.Original, len(c.Segments))
+			}
+		})
+	}
+	for _, f := range []struct {
+		name  string
+		reply fakeollama.Reply
+	}{
+		{"Malformed", fakeollama.Reply{Content: `{"situations": [{"first": 1,`}},
+		{"SchemaBreaking", fakeollama.Reply{Content: `{"situations":[{"situation":1,"feelings":["ecstatic-ish"],"triggers":[],"good_behaviours":[],"bad_behaviours":[],"persons":[],"locations":[],"activities":[]}]}`}},
+		{"Truncated", fakeollama.Reply{Content: `{"situations":[]}`, DoneReason: "length"}},
+	} {
+		t.Run(f.name+"Always", func(t *testing.T) {
+			e := newEnv(t)
+			e.answerWith(func(step string, _ *api.ChatRequest) (fakeollama.Reply, bool) { return f.reply, step == "extract" })
+			e.start()
+			c := e.waitStatus(e.capture(text).ID, store.StatusFailed)
+			if c.Original != text || len(c.Segments) != 0 {
+				t.Fatalf("failed capture kept %q and %d segments", c.Original, len(c.Segments))
+			}
+			extracts := 0
+			for _, call := range e.fake.Calls() {
+				if call.Request != nil && scripted.Step(call.Request) == "extract" {
+					extracts++
+				}
+			}
+			if extracts != 3 {
+				t.Fatalf("extract was asked %d times, want 3 (the first try and two retries)", extracts)
+			}
+			tags, _ := e.store.Tags(context.Background(), e.user.ID, store.TagTypes...)
+			if len(tags) != 0 {
+				t.Fatalf("a failed run left tags %v", tags)
+			}
+			again := e.waitStatus(e.capture(text).ID, store.StatusFailed)
+			if again.ID == c.ID {
+				t.Fatal("posting the text again did not make a new capture")
+			}
+		})
+		t.Run(f.name+"Once", func(t *testing.T) {
+			e := newEnv(t)
+			var n atomic.Int32
+			e.answerWith(func(step string, _ *api.ChatRequest) (fakeollama.Reply, bool) {
+				return f.reply, step == "extract" && n.Add(1) == 1
+			})
+			e.start()
+			e.waitStatus(e.capture(text).ID, store.StatusProcessed)
+		})
+	}
+}
+
+func TestRestartRecovery(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	c := e.capture("The train was late again on my commute. I was frustrated.")
+	// A process claims the capture and dies before finishing it.
+	claimed, err := e.store.ClaimCapture(ctx)
+	if err != nil || claimed.ID != c.ID {
+		t.Fatalf("claim = %v, %v", claimed, err)
+	}
+	e.start() // the next process
+	e.waitStatus(c.ID, store.StatusProcessed)
+}
+
+func TestDeleteDuringRun(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	release := make(chan struct{})
+	var inExtract atomic.Bool
+	e.answerWith(func(step string, req *api.ChatRequest) (fakeollama.Reply, bool) {
+		if step == "extract" {
+			inExtract.Store(true)
+			<-release
+		}
+		return fakeollama.Reply{}, false
+	})
+	e.start()
+	c := e.capture("My boss criticised my slides. I felt anxious and skipped lunch.")
+	deadline := time.Now().Add(5 * time.Second)
+	for !inExtract.Load() {
+		if time.Now().After(deadline) {
+			t.Fatal("the run never reached extract")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := e.store.DeleteCapture(ctx, e.user.ID, c.ID); err != nil {
+		t.Fatal(err)
+	}
+	close(release)
+	// Let the run finish and try to commit.
+	deadline = time.Now().Add(5 * time.Second)
+	for {
+		q, _ := e.store.QueueCounts(ctx)
+		if q.Processing == 0 && q.Queued == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("queue never settled: %+v", q)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond)
+	if _, err := e.store.FindCapture(ctx, e.user.ID, c.ID); store.ErrorCode(err) != store.ENOTFOUND {
+		t.Fatalf("deleted capture came back: %v", err)
+	}
+	tags, _ := e.store.Tags(ctx, e.user.ID, store.TagTypes...)
+	cats, _ := e.store.Categories(ctx, e.user.ID, store.TagTrigger)
+	tot, _ := e.store.ModelCallTotals(ctx, []string{c.ID})
+	if len(tags) != 0 || len(cats) != 0 || tot.Calls != 0 {
+		t.Fatalf("left behind: %d tags, %d categories, %d call records", len(tags), len(cats), tot.Calls)
+	}
+}

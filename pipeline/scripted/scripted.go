@@ -1,0 +1,246 @@
+// Package scripted is a rule-based stand-in for the language model, for
+// tests and benchmarks: it answers each step of a capture run the way a
+// model would, from a lexicon of words it "understands". Put behind the
+// fake Ollama server, it lets the real client and pipeline run end to end.
+package scripted
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ollama/ollama/api"
+)
+
+// Lexicon is what the scripted model knows.
+type Lexicon struct {
+	// Feelings maps a vocabulary feeling to the words that signal it.
+	Feelings map[string][]string `json:"feelings"`
+	// Triggers and behaviours map a name to its signal words and category.
+	Triggers       map[string]Entry `json:"triggers"`
+	GoodBehaviours map[string]Entry `json:"good_behaviours"`
+	BadBehaviours  map[string]Entry `json:"bad_behaviours"`
+	// Persons, locations and activities map a name to its signal words.
+	Persons    map[string][]string `json:"persons"`
+	Locations  map[string][]string `json:"locations"`
+	Activities map[string][]string `json:"activities"`
+	// Translations maps an original text to its language and English.
+	Translations map[string]Translation `json:"translations"`
+}
+
+// Entry is a trigger or behaviour the lexicon knows.
+type Entry struct {
+	Words    []string `json:"words"`
+	Category string   `json:"category"`
+}
+
+// Translation is a known translation.
+type Translation struct {
+	Language    string `json:"language"`
+	Translation string `json:"translation"`
+}
+
+// Load reads a lexicon from a JSON file.
+func Load(path string) (*Lexicon, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var l Lexicon
+	if err := json.Unmarshal(b, &l); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &l, nil
+}
+
+// Step names the step a request belongs to, from its system prompt.
+func Step(req *api.ChatRequest) string {
+	if len(req.Messages) == 0 {
+		return ""
+	}
+	sys := req.Messages[0].Content
+	switch {
+	case strings.HasPrefix(sys, "You translate"):
+		return "translate"
+	case strings.HasPrefix(sys, "You read a personal journal entry given as numbered sentences"):
+		return "segment"
+	case strings.HasPrefix(sys, "You read the numbered situations"):
+		return "extract"
+	case strings.HasPrefix(sys, "You group"):
+		return "categorise"
+	}
+	return ""
+}
+
+// Answer returns the JSON content the model would answer to req.
+func (l *Lexicon) Answer(req *api.ChatRequest) string {
+	user := ""
+	if len(req.Messages) > 1 {
+		user = req.Messages[len(req.Messages)-1].Content
+	}
+	var v any
+	switch Step(req) {
+	case "translate":
+		t, ok := l.Translations[user]
+		if !ok {
+			t = Translation{Language: "en", Translation: user}
+		}
+		v = t
+	case "segment":
+		v = map[string]any{"situations": l.segment(lines(user))}
+	case "extract":
+		_, after, _ := strings.Cut(user, "Situations:\n")
+		v = map[string]any{"situations": l.extract(lines(after))}
+	case "categorise":
+		v = map[string]any{"assignments": l.categorise(user)}
+	default:
+		return "{}"
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+var lineRE = regexp.MustCompile(`^\[([a-z]*\d+)\] (.*)$`)
+
+// numberedLine is one "[ref] text" line of a prompt.
+type numberedLine struct {
+	ref  string
+	text string
+}
+
+func lines(s string) []numberedLine {
+	var out []numberedLine
+	for _, ln := range strings.Split(s, "\n") {
+		if m := lineRE.FindStringSubmatch(ln); m != nil {
+			out = append(out, numberedLine{m[1], m[2]})
+		}
+	}
+	return out
+}
+
+func has(text string, words []string) bool {
+	t := strings.ToLower(text)
+	for _, w := range words {
+		if strings.Contains(t, strings.ToLower(w)) {
+			return true
+		}
+	}
+	return false
+}
+
+func matches(text string, names map[string][]string) []string {
+	out := []string{}
+	for name, words := range names {
+		if has(text, words) {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func matchEntries(text string, entries map[string]Entry) []string {
+	out := []string{}
+	for name, e := range entries {
+		if has(text, e.Words) {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// segment starts a situation at each sentence naming a trigger, extends it
+// over sentences that name something else, and skips sentences naming
+// nothing (which also end the situation).
+func (l *Lexicon) segment(sentences []numberedLine) []map[string]int {
+	out := []map[string]int{}
+	open := false
+	for _, s := range sentences {
+		n, _ := strconv.Atoi(s.ref)
+		trigger := len(matchEntries(s.text, l.Triggers)) > 0
+		anything := trigger || len(l.tagsOf(s.text)) > 0
+		switch {
+		case !anything:
+			open = false
+		case trigger || !open:
+			out = append(out, map[string]int{"first": n, "last": n})
+			open = true
+		default:
+			out[len(out)-1]["last"] = n
+		}
+	}
+	return out
+}
+
+// tagsOf lists every name the lexicon finds in text, by list.
+func (l *Lexicon) tagsOf(text string) map[string][]string {
+	found := map[string][]string{}
+	add := func(key string, names []string) {
+		if len(names) > 0 {
+			found[key] = names
+		}
+	}
+	add("feelings", matches(text, l.Feelings))
+	add("triggers", matchEntries(text, l.Triggers))
+	add("good_behaviours", matchEntries(text, l.GoodBehaviours))
+	add("bad_behaviours", matchEntries(text, l.BadBehaviours))
+	add("persons", matches(text, l.Persons))
+	add("locations", matches(text, l.Locations))
+	add("activities", matches(text, l.Activities))
+	return found
+}
+
+func (l *Lexicon) extract(situations []numberedLine) []map[string]any {
+	out := []map[string]any{}
+	for _, s := range situations {
+		n, _ := strconv.Atoi(s.ref)
+		found := l.tagsOf(s.text)
+		item := map[string]any{"situation": n}
+		for _, key := range []string{"feelings", "triggers", "good_behaviours", "bad_behaviours", "persons", "locations", "activities"} {
+			names := found[key]
+			if names == nil {
+				names = []string{}
+			}
+			if key == "feelings" && len(names) > 4 {
+				names = names[:4]
+			}
+			item[key] = names
+		}
+		out = append(out, item)
+	}
+	return out
+}
+
+// categorise puts each new item in the offered category named as the
+// lexicon's category for it, or founds that category.
+func (l *Lexicon) categorise(user string) []map[string]string {
+	offered := map[string]string{} // category name -> ref
+	var items []numberedLine
+	for _, ln := range lines(user) {
+		if strings.HasPrefix(ln.ref, "c") {
+			offered[strings.ToLower(ln.text)] = ln.ref
+		} else {
+			items = append(items, ln)
+		}
+	}
+	out := []map[string]string{}
+	for _, it := range items {
+		category := it.text
+		for _, entries := range []map[string]Entry{l.Triggers, l.GoodBehaviours, l.BadBehaviours} {
+			if e, ok := entries[it.text]; ok && e.Category != "" {
+				category = e.Category
+			}
+		}
+		a := map[string]string{"item": it.ref, "category": "", "new_category": category}
+		if ref, ok := offered[strings.ToLower(category)]; ok && ref[1] == it.ref[0] {
+			a["category"], a["new_category"] = ref, ""
+		}
+		out = append(out, a)
+	}
+	return out
+}
