@@ -11,6 +11,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ollama/ollama/api"
+
+	"github.com/recur-journal/recur/pipeline/fakeollama"
+	"github.com/recur-journal/recur/pipeline/scripted"
 )
 
 // run runs the command line with args against the data folder dir and
@@ -174,14 +179,21 @@ func TestCommands(t *testing.T) {
 }
 
 // TestServe follows the README: start the server, add a user and a token
-// with the command line, and call the API with the token.
+// with the command line, and call the API with the token; an entry posted
+// is analysed by the model (a fake Ollama here).
 func TestServe(t *testing.T) {
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	lex, err := scripted.Load("pipeline/testdata/lexicon.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := fakeollama.New(t)
+	fake.OnChat(func(req *api.ChatRequest) fakeollama.Reply { return fakeollama.Reply{Content: lex.Answer(req)} })
 	m := NewMain()
 	m.Stdout, m.Stderr = io.Discard, io.Discard
-	m.Env = []string{"RECUR_STORAGE_DATA_DIR=" + dir, "RECUR_SERVER_ADDR=127.0.0.1:0", "RECUR_OLLAMA_URL=http://127.0.0.1:1"}
+	m.Env = []string{"RECUR_STORAGE_DATA_DIR=" + dir, "RECUR_SERVER_ADDR=127.0.0.1:0", "RECUR_OLLAMA_URL=" + fake.URL()}
 	if err := m.ParseFlags([]string{"serve"}); err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +206,7 @@ func TestServe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	token, _, err := run(t, dir, "", "token", "create", "me@example.com", "--scopes", "profile:read,settings:write", "--expires", "1h")
+	token, _, err := run(t, dir, "", "token", "create", "me@example.com", "--scopes", "profile:read,settings:write,captures:read,captures:write", "--expires", "1h")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,8 +241,39 @@ func TestServe(t *testing.T) {
 	if status, body := get("GET", "/settings/me", ""); status != 403 || !strings.Contains(body["message"].(string), "settings:read") {
 		t.Fatalf("GET settings with a token lacking settings:read = %d %v, want 403 naming it", status, body)
 	}
-	if status, body := get("GET", "/health-check", ""); status != 200 || body["data"].(map[string]any)["status"] != "degraded" {
-		t.Fatalf("health = %d %v, want 200 degraded (no Ollama)", status, body)
+	if status, body := get("GET", "/health-check", ""); status != 200 || body["data"].(map[string]any)["status"] != "ok" {
+		t.Fatalf("health = %d %v, want 200 ok", status, body)
+	}
+
+	status, created := get("POST", "/captures", `{"text":"My boss criticised my report. I felt anxious and skipped lunch."}`)
+	if status != 201 {
+		t.Fatalf("POST /captures = %d %v", status, created)
+	}
+	captureID := created["data"].(map[string]any)["id"].(string)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		status, got := get("GET", "/captures/"+captureID, "")
+		data := got["data"].(map[string]any)
+		if status == 200 && data["status"] == "processed" {
+			segs := data["segments"].([]any)
+			if len(segs) != 1 || segs[0].(map[string]any)["text"] != "My boss criticised my report. I felt anxious and skipped lunch." {
+				t.Fatalf("segments = %v", segs)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("capture still %v after 10s", data["status"])
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	_, health := get("GET", "/health-check", "")
+	queue := health["data"].(map[string]any)["queue"].(map[string]any)
+	if queue["queued"] != 0.0 || queue["workers"] != 2.0 {
+		t.Errorf("health queue = %v", queue)
+	}
+	fake.Down()
+	if _, body := get("GET", "/health-check", ""); body["data"].(map[string]any)["status"] != "degraded" {
+		t.Errorf("health with Ollama down = %v, want degraded", body)
 	}
 
 	if err := m.Close(); err != nil {

@@ -62,7 +62,7 @@ func (e *env) newPipeline(configure ...func(*pipeline.Options)) *pipeline.Pipeli
 		e.t.Fatal(err)
 	}
 	opts := pipeline.Options{Store: e.store, Model: model, ModelName: "qwen2.5:7b", Workers: 2,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Logger: discard(),
 		Poll:   10 * time.Millisecond, Backoff: 20 * time.Millisecond, MaxBackoff: 100 * time.Millisecond}
 	for _, f := range configure {
 		f(&opts)
@@ -434,3 +434,5 @@ func TestDeleteDuringRun(t *testing.T) {
 		t.Fatalf("left behind: %d tags, %d categories, %d call records", len(tags), len(cats), tot.Calls)
 	}
 }
+
+func discard() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }

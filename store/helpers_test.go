@@ -2,9 +2,12 @@ package store_test
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/recur-journal/recur/store"
 )
 
 func cutPipe(plain string) (id, secret string, ok bool) { return strings.Cut(plain, "|") }
@@ -17,3 +20,5 @@ func fileContains(t *testing.T, path, s string) bool {
 	}
 	return bytes.Contains(b, []byte(s))
 }
+
+func asError(err error, target **store.Error) bool { return errors.As(err, target) }

@@ -194,9 +194,9 @@ func modelNotFound(w http.ResponseWriter, name string) {
 	writeJSON(w, http.StatusNotFound, map[string]string{"error": fmt.Sprintf("model %q not found, try pulling it first", name)})
 }
 
-// Tokens estimates a token count the way a tokenizer roughly would: four
-// tokens for every three words.
-func Tokens(text string) int { return (len(strings.Fields(text))*4 + 2) / 3 }
+// Tokens estimates a token count the way a tokenizer roughly would, at
+// about four bytes of English or JSON a token.
+func Tokens(text string) int { return (len(text) + 3) / 4 }
 
 func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	var req api.ChatRequest
