@@ -67,8 +67,8 @@ type Main struct {
 	store    *store.Store
 	pipeline *pipeline.Pipeline
 	http     *http.Server
-	ln      net.Listener
-	serveCh chan error
+	ln       net.Listener
+	serveCh  chan error
 }
 
 // NewMain returns a Main wired to the process's standard streams and environment.
