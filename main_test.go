@@ -283,3 +283,37 @@ func TestServe(t *testing.T) {
 		t.Fatal("server still answers after Close")
 	}
 }
+
+func TestDoctor(t *testing.T) {
+	fake := fakeollama.New(t)
+	doctor := func(t *testing.T, env ...string) (string, error) {
+		m := NewMain()
+		var out bytes.Buffer
+		m.Stdout, m.Stderr = &out, io.Discard
+		m.Env = append([]string{"RECUR_STORAGE_DATA_DIR=" + t.TempDir(), "RECUR_OLLAMA_URL=" + fake.URL()}, env...)
+		if err := m.ParseFlags([]string{"doctor"}); err != nil {
+			t.Fatal(err)
+		}
+		err := m.Run(context.Background())
+		m.Close()
+		return out.String(), err
+	}
+	t.Run("OK", func(t *testing.T) {
+		out, err := doctor(t)
+		if err != nil || !strings.Contains(out, "ok   model qwen2.5:7b: pulled") || !strings.Contains(out, "Everything Recur needs is in place.") {
+			t.Fatalf("doctor said %q, %v", out, err)
+		}
+	})
+	t.Run("ModelMissing", func(t *testing.T) {
+		out, err := doctor(t, "RECUR_OLLAMA_MODEL=llama3.1:8b")
+		if err == nil || !strings.Contains(out, "FAIL model llama3.1:8b: not pulled; run: ollama pull llama3.1:8b") {
+			t.Fatalf("doctor said %q, %v", out, err)
+		}
+	})
+	t.Run("OllamaDown", func(t *testing.T) {
+		out, err := doctor(t, "RECUR_OLLAMA_URL=http://127.0.0.1:1")
+		if err == nil || !strings.Contains(out, "FAIL ollama: Ollama does not answer at http://127.0.0.1:1") {
+			t.Fatalf("doctor said %q, %v", out, err)
+		}
+	})
+}

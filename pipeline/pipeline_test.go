@@ -3,6 +3,7 @@ package pipeline_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"strings"
@@ -436,3 +437,58 @@ func TestDeleteDuringRun(t *testing.T) {
 }
 
 func discard() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+func TestCategoriseShortlist(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	// A long history: 45 trigger categories, one of them about work.
+	old := &store.Capture{UserID: e.user.ID, Original: strings.Repeat("x", 100)}
+	if err := e.store.CreateCapture(ctx, old); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.store.ClaimCapture(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var tags []store.NewTag
+	for i := range 44 {
+		tags = append(tags, store.NewTag{Type: store.TagTrigger, Name: fmt.Sprintf("thing %d", i), NewCategory: fmt.Sprintf("topic number %d", i)})
+	}
+	tags = append(tags, store.NewTag{Type: store.TagTrigger, Name: "harsh review", NewCategory: "criticism at work"})
+	if err := e.store.CommitAnalysis(ctx, &store.Analysis{CaptureID: old.ID, UserID: e.user.ID, Translated: old.Original,
+		Segments: []store.AnalysedSegment{{Start: 0, End: 100, Tags: tags}}}); err != nil {
+		t.Fatal(err)
+	}
+	e.start()
+	c := e.waitStatus(e.capture("My boss criticised my report. I felt anxious.").ID, store.StatusProcessed)
+	if st := e.fake.Stats(); st.EmbedCalls == 0 {
+		t.Fatal("no embedding call shortlisted the 45 categories")
+	}
+	for _, call := range e.fake.Calls() {
+		if call.Request != nil && scripted.Step(call.Request) == "categorise" {
+			offered := strings.Count(call.Request.Messages[1].Content, "[ct")
+			if offered == 0 || offered > 8 {
+				t.Fatalf("categorise was offered %d categories, want the 8 nearest at most", offered)
+			}
+			if !strings.Contains(call.Request.Messages[1].Content, "criticism at work") {
+				t.Fatalf("the nearest category is not on the shortlist:\n%s", call.Request.Messages[1].Content)
+			}
+		}
+	}
+	for _, sg := range c.Segments {
+		for _, tg := range sg.Tags {
+			if tg.Type == store.TagTrigger && tg.Category.Name != "criticism at work" {
+				t.Fatalf("trigger joined %q, want the existing criticism at work", tg.Category.Name)
+			}
+		}
+	}
+	cats, _ := e.store.Categories(ctx, e.user.ID, store.TagTrigger)
+	embedded := 0
+	for _, c := range cats {
+		if len(c.Embedding) > 0 {
+			embedded++
+		}
+	}
+	if embedded != len(cats) {
+		t.Fatalf("%d of %d categories kept their embedding", embedded, len(cats))
+	}
+}

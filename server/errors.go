@@ -37,8 +37,10 @@ var (
 
 // Huma builds every error body through these two hooks, so one place decides
 // what each error looks like on the wire. Setting them is the documented way
-// to customise Huma's errors; nothing else in the process uses Huma.
+// to customise Huma's errors; nothing else in the process uses Huma. Our
+// lists are never null (an empty one is []), so the schemas say so too.
 func init() {
+	huma.DefaultArrayNullable = false
 	huma.NewError = func(status int, msg string, errs ...error) huma.StatusError {
 		return buildError(context.Background(), status, msg, errs...)
 	}
