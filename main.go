@@ -20,6 +20,7 @@ import (
 
 	"github.com/recur-journal/recur/migrations"
 	"github.com/recur-journal/recur/pipeline"
+	"github.com/recur-journal/recur/pipeline/detect"
 	"github.com/recur-journal/recur/server"
 	"github.com/recur-journal/recur/store"
 )
@@ -158,6 +159,7 @@ func (m *Main) serve(ctx context.Context) error {
 		ModelName: m.Config.Ollama.Model,
 		Logger:    m.Logger.With("part", "pipeline"),
 		Workers:   m.Config.Ollama.Workers,
+		Detector:  detect.NewDetector(m.store, nil),
 	})
 	if err := m.pipeline.Start(ctx); err != nil {
 		return err

@@ -47,8 +47,9 @@ type Options struct {
 // Pipeline is the analysis queue and its workers. The queue is the captures
 // table itself, so nothing is lost when the process stops.
 type Pipeline struct {
-	opts    Options
-	wake    chan struct{}
+	opts     Options
+	wake     chan struct{}
+	describe chan string // users whose pattern descriptions need writing
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
 	down    atomic.Int32 // consecutive runs that found Ollama unavailable
@@ -78,7 +79,7 @@ func New(opts Options) *Pipeline {
 	if opts.MaxAttempts <= 0 {
 		opts.MaxAttempts = 5
 	}
-	return &Pipeline{opts: opts, wake: make(chan struct{}, opts.Workers)}
+	return &Pipeline{opts: opts, wake: make(chan struct{}, opts.Workers), describe: make(chan string, 256)}
 }
 
 // Start puts back in the queue any capture a previous process left in
@@ -119,6 +120,30 @@ func (p *Pipeline) Notify() {
 // Redetect re-counts the user's patterns, as after a capture was deleted.
 func (p *Pipeline) Redetect(ctx context.Context, userID string) error {
 	return p.opts.Detector.Detect(ctx, userID)
+}
+
+// Redescribe asks for the user's pattern descriptions to be written again
+// where they are missing or in another language than app_locale; an idle
+// worker does it.
+func (p *Pipeline) Redescribe(userID string) {
+	select {
+	case p.describe <- userID:
+	default: // full: the next run for this user describes anyway
+	}
+}
+
+// Refresh re-counts the user's patterns and then writes the descriptions
+// they need. A description that cannot be written now is logged and tried
+// again on the next refresh.
+func (p *Pipeline) Refresh(ctx context.Context, userID string) error {
+	if err := p.opts.Detector.Detect(ctx, userID); err != nil {
+		return err
+	}
+	log := p.opts.Logger.With("user_id", userID)
+	if err := p.writeDescriptions(ctx, log, userID); err != nil {
+		log.Warn("pattern descriptions not written", "error", err)
+	}
+	return nil
 }
 
 // Workers is the number of workers.
@@ -162,6 +187,10 @@ func (p *Pipeline) work(ctx context.Context, n int) {
 			return
 		case <-p.wake:
 		case <-timer.C:
+		case userID := <-p.describe:
+			if err := p.writeDescriptions(ctx, log.With("user_id", userID), userID); err != nil {
+				log.Warn("pattern descriptions not written", "user_id", userID, "error", err)
+			}
 		}
 		if !timer.Stop() {
 			select {
@@ -198,6 +227,8 @@ func (p *Pipeline) process(ctx context.Context, log *slog.Logger, c *store.Captu
 		log.Info("capture processed", "segments", len(a.Segments), "language", a.Language, "duration_ms", time.Since(start).Milliseconds())
 		if err := p.opts.Detector.Detect(settle, c.UserID); err != nil {
 			log.Error("detect", "error", err)
+		} else if err := p.writeDescriptions(ctx, log, c.UserID); err != nil {
+			log.Warn("pattern descriptions not written", "error", err)
 		}
 	case ctx.Err() != nil:
 		p.requeue(settle, log, c, 0, false)

@@ -56,6 +56,10 @@ func (r *runner) call(ctx context.Context, step string, req ChatRequest, accept 
 }
 
 func (r *runner) record(ctx context.Context, step string, res ChatResult) {
+	if r.capture == nil { // a call for no one capture, such as a description
+		r.log.Debug("model call", "step", step, "prompt_tokens", res.PromptTokens, "output_tokens", res.OutputTokens)
+		return
+	}
 	err := r.store.RecordModelCall(ctx, store.ModelCall{CaptureID: r.capture.ID, Step: step, Model: r.modelName,
 		PromptTokens: res.PromptTokens, OutputTokens: res.OutputTokens, Duration: res.Duration})
 	if err != nil && store.ErrorCode(err) != store.ENOTFOUND {

@@ -20,8 +20,11 @@ const (
 type Analyser interface {
 	// Notify says a capture was queued.
 	Notify()
-	// Redetect re-counts the user's patterns after a capture was deleted.
+	// Redetect re-counts the user's patterns after a capture was deleted
+	// or the timezone changed.
 	Redetect(ctx context.Context, userID string) error
+	// Redescribe has pattern descriptions rewritten, as after app_locale changed.
+	Redescribe(userID string)
 }
 
 // CaptureItem is a journal entry as lists show it.

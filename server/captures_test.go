@@ -13,8 +13,10 @@ import (
 
 // countingAnalyser records what the API told the pipeline.
 type countingAnalyser struct {
-	notified, redetected atomic.Int32
+	notified, redetected, redescribed atomic.Int32
 }
+
+func (a *countingAnalyser) Redescribe(string) { a.redescribed.Add(1) }
 
 func (a *countingAnalyser) Notify() { a.notified.Add(1) }
 func (a *countingAnalyser) Redetect(context.Context, string) error {

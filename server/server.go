@@ -79,6 +79,8 @@ func New(opts Options) *Server {
 	s.registerSettings()
 	s.registerFeedback()
 	s.registerCaptures()
+	s.registerPatterns()
+	s.registerTimeline()
 
 	mux.HandleFunc("GET /api/docs/api", s.serveDocs)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {

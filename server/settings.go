@@ -45,8 +45,19 @@ func (s *Server) listSettings(ctx context.Context, _ *struct{}) (*struct{ Body D
 
 func (s *Server) putSetting(ctx context.Context, in *putSettingInput) (*struct{ Body Data[Setting] }, error) {
 	st := store.Setting{Key: in.Key, Value: in.Body.Value}
-	if err := s.opts.Store.PutSetting(ctx, current(ctx).User.ID, &st); err != nil {
+	userID := current(ctx).User.ID
+	if err := s.opts.Store.PutSetting(ctx, userID, &st); err != nil {
 		return nil, err
+	}
+	if s.opts.Analyser != nil {
+		switch st.Key {
+		case store.SettingTimezone: // days are cut elsewhere now
+			if err := s.opts.Analyser.Redetect(ctx, userID); err != nil {
+				logger(ctx).Error("detect after timezone change", "error", err)
+			}
+		case store.SettingAppLocale:
+			s.opts.Analyser.Redescribe(userID)
+		}
 	}
 	return one(Setting{Key: st.Key, Value: st.Value}), nil
 }

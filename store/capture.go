@@ -203,7 +203,7 @@ func segmentsOf(ctx context.Context, tx *sql.Tx, captureID string) ([]Segment, e
 
 // DeleteCapture removes the user's capture and everything found in it:
 // segments, their links to tags, tags no other capture uses and categories
-// left empty (a rejected category stays, so its topic stays left alone).
+// left empty (a rejected category, or one a pattern stands on, stays).
 // It returns ENOTFOUND for a capture that is not the user's.
 func (s *Store) DeleteCapture(ctx context.Context, userID, id string) error {
 	return s.update(ctx, func(tx *sql.Tx) error {
@@ -218,13 +218,16 @@ func (s *Store) DeleteCapture(ctx context.Context, userID, id string) error {
 	})
 }
 
-// pruneOrphans deletes the user's tags without segments and categories without tags.
+// pruneOrphans deletes the user's tags without segments, and categories
+// without tags unless a pattern stands on them (it closes, and keeps its id
+// should the topic come back).
 func pruneOrphans(ctx context.Context, tx *sql.Tx, userID string) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM tags WHERE user_id = ?
 		AND NOT EXISTS (SELECT 1 FROM segment_tags st WHERE st.tag_id = tags.id)`, userID); err != nil {
 		return err
 	}
 	_, err := tx.ExecContext(ctx, `DELETE FROM categories WHERE user_id = ? AND rejected_at IS NULL
-		AND NOT EXISTS (SELECT 1 FROM tags t WHERE t.category_id = categories.id)`, userID)
+		AND NOT EXISTS (SELECT 1 FROM tags t WHERE t.category_id = categories.id)
+		AND NOT EXISTS (SELECT 1 FROM patterns p WHERE p.category_id = categories.id)`, userID)
 	return err
 }

@@ -72,6 +72,8 @@ func Step(req *api.ChatRequest) string {
 		return "extract"
 	case strings.HasPrefix(sys, "You group"):
 		return "categorise"
+	case strings.HasPrefix(sys, "You write the description"):
+		return "describe"
 	}
 	return ""
 }
@@ -97,6 +99,8 @@ func (l *Lexicon) Answer(req *api.ChatRequest) string {
 		v = map[string]any{"situations": l.extract(lines(after))}
 	case "categorise":
 		v = map[string]any{"assignments": l.categorise(user)}
+	case "describe":
+		v = map[string]any{"description": describe(user)}
 	default:
 		return "{}"
 	}
@@ -243,4 +247,20 @@ func (l *Lexicon) categorise(user string) []map[string]string {
 		out = append(out, a)
 	}
 	return out
+}
+
+var describeLine = regexp.MustCompile(`(?m)^(Language|Pattern|Feelings it comes with): (.*)$`)
+
+// describe writes a two-sentence description from the prompt's header
+// lines, in Portuguese when asked for it and in English otherwise.
+func describe(user string) string {
+	fields := map[string]string{}
+	for _, m := range describeLine.FindAllStringSubmatch(user, -1) {
+		fields[m[1]] = m[2]
+	}
+	pattern, _, _ := strings.Cut(fields["Pattern"], " (")
+	if strings.HasPrefix(fields["Language"], "Portuguese") {
+		return fmt.Sprintf("Isto volta muitas vezes: %s. Costuma sentir-se %s.", pattern, fields["Feelings it comes with"])
+	}
+	return fmt.Sprintf("This keeps coming back for you: %s. You tend to feel %s when it does.", pattern, fields["Feelings it comes with"])
 }

@@ -1,0 +1,145 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/language"
+	"golang.org/x/text/language/display"
+
+	"github.com/recur-journal/recur/store"
+)
+
+// StepDescribe names the call that writes a pattern's description.
+const StepDescribe = "describe"
+
+// describeSituations bounds how many of a pattern's situations (the most
+// recent) the description is written from.
+const describeSituations = 8
+
+var describeSchema = json.RawMessage(`{"type":"object","properties":{"description":{"type":"string","maxLength":700}},` +
+	`"required":["description"],"additionalProperties":false}`)
+
+var describeSystem = prompt(`You write the description of a pattern in someone's personal journal: something that keeps coming back.
+Write two to four plain sentences addressed to the writer as "you", in the language you are asked for.
+Say what tends to set it off or what it is, how they tend to feel, and what they tend to do, using only what the
+situations below say. Do not name any person, place or activity the situations do not name. No advice, no diagnosis,
+no lists, no quotation marks.`, describeSchema)
+
+// writeDescriptions writes the missing descriptions of the user's patterns, and
+// rewrites those in another language than the user's app_locale. A pattern
+// whose description cannot be written keeps the old one until the next run.
+func (p *Pipeline) writeDescriptions(ctx context.Context, log *slog.Logger, userID string) error {
+	locale, err := p.opts.Store.SettingValue(ctx, userID, store.SettingAppLocale)
+	if err != nil {
+		return err
+	}
+	list, err := p.opts.Store.PatternsToDescribe(ctx, userID, locale)
+	if err != nil || len(list) == 0 {
+		return err
+	}
+	names, err := p.opts.Store.Tags(ctx, userID, store.TagPerson, store.TagLocation, store.TagActivity)
+	if err != nil {
+		return err
+	}
+	lang := languageName(locale)
+	for _, pat := range list {
+		texts, err := p.opts.Store.PatternSegments(ctx, &pat, describeSituations)
+		if err != nil {
+			return err
+		}
+		if len(texts) == 0 {
+			continue
+		}
+		var feelings []string
+		for _, f := range pat.Feelings {
+			feelings = append(feelings, f.Name)
+		}
+		user := fmt.Sprintf("Language: %s (%s)\nPattern: %s (%s)\nFeelings it comes with: %s\nSituations:\n- %s\n",
+			lang, locale, pat.Name, strings.ReplaceAll(pat.Kind, "_", " "), strings.Join(feelings, ", "), strings.Join(texts, "\n- "))
+		grounding := strings.ToLower(strings.Join(texts, " "))
+		var description string
+		r := &runner{store: p.opts.Store, model: p.opts.Model, modelName: p.opts.ModelName, log: log}
+		err = r.call(ctx, StepDescribe, ChatRequest{System: describeSystem, User: user, Schema: describeSchema, MaxTokens: 300},
+			func(content string) error {
+				var ans struct {
+					Description string `json:"description"`
+				}
+				if err := decode(content, &ans); err != nil {
+					return err
+				}
+				description = strings.TrimSpace(ans.Description)
+				return checkDescription(description, grounding, names)
+			})
+		if err != nil {
+			return fmt.Errorf("describe pattern %s: %w", pat.ID, err)
+		}
+		if err := p.opts.Store.SetPatternDescription(ctx, pat.ID, description, locale); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var sentenceEnd = regexp.MustCompile(`[.!?。！？](\s|$)`)
+
+// checkDescription refuses a description that is empty, too long, or names
+// one of the user's persons, locations or activities that the pattern's
+// situations do not contain.
+func checkDescription(d, grounding string, names []store.Tag) error {
+	switch n := utf8.RuneCountInString(d); {
+	case n == 0:
+		return unusablef("empty description")
+	case n > 700:
+		return unusablef("description of %d characters", n)
+	}
+	if len(sentenceEnd.FindAllStringIndex(d, -1)) > 6 {
+		return unusablef("description of more than six sentences")
+	}
+	lower := strings.ToLower(d)
+	for _, t := range names {
+		name := strings.ToLower(t.Name)
+		if len(name) > 2 && containsWord(lower, name) && !strings.Contains(grounding, name) {
+			return unusablef("description names %s %q, which its situations do not", t.Type, t.Name)
+		}
+	}
+	return nil
+}
+
+// containsWord reports whether word stands in s as a whole word.
+func containsWord(s, word string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], word)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(word)
+		before, _ := utf8.DecodeLastRuneInString(s[:start])
+		after, _ := utf8.DecodeRuneInString(s[end:])
+		if (start == 0 || !isWordRune(before)) && (end == len(s) || !isWordRune(after)) {
+			return true
+		}
+		i = start + 1
+	}
+}
+
+func isWordRune(r rune) bool {
+	return r == '_' || r == '\'' || ('a' <= r && r <= 'z') || ('0' <= r && r <= '9') || r > 127
+}
+
+// languageName names a language tag in English, such as "Portuguese (Brazil)".
+func languageName(locale string) string {
+	tag, err := language.Parse(locale)
+	if err != nil {
+		return locale
+	}
+	if name := display.English.Tags().Name(tag); name != "" {
+		return name
+	}
+	return locale
+}

@@ -1,0 +1,478 @@
+// Package detect finds what keeps coming back in a user's journal: patterns,
+// the persons, locations and activities they occur with, and the flows of
+// trigger, feeling and behaviour inside each situation. It is counting over
+// stored facts, in plain Go over plain values, with no model, clock or
+// database of its own: Run takes the facts and the time and returns the
+// result.
+package detect
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"time"
+)
+
+// The rules, as the README documents them.
+const (
+	// MinDays is how many different days a category must show up on, with
+	// one same feeling, to be a pattern.
+	MinDays = 3
+	// QuietAfter is how long a pattern may go unseen before it closes.
+	QuietAfter = 7 * 24 * time.Hour
+	// UrgentDays and UrgentWindow: a pattern seen on UrgentDays different
+	// days within the last UrgentWindow days (today included) is urgent.
+	UrgentDays   = 3
+	UrgentWindow = 7
+	// MaxFeelings is how many feelings a pattern names.
+	MaxFeelings = 4
+	// Impact bands: the share of the days the user wrote on that the pattern
+	// showed up on. Below LowBelow is low, below HighFrom moderate, else high.
+	LowBelow = 0.15
+	HighFrom = 0.35
+	// Correlations: a tag needs MinSideDays days with it and MinSideDays
+	// days without it; TopPerType are kept per type.
+	MinSideDays = 3
+	TopPerType  = 3
+	// A correlation's impact comes from its lift: the pattern's rate on days
+	// with the tag over its rate on days without. Below 1.5 is low, below
+	// 2.5 moderate, else high.
+	LiftModerate = 1.5
+	LiftHigh     = 2.5
+)
+
+// Statuses of patterns and correlations.
+const (
+	Detected = "detected"
+	Accepted = "accepted"
+	Rejected = "rejected"
+)
+
+// Tag types detection looks at.
+const (
+	trigger         = "trigger"
+	goodBehaviour   = "good_behaviour"
+	badBehaviour    = "bad_behaviour"
+	positiveFeeling = "positive_feeling"
+	negativeFeeling = "negative_feeling"
+)
+
+// CorrelatedTypes are the tag types correlations are made of.
+var CorrelatedTypes = []string{"person", "location", "activity"}
+
+// Capture is a processed capture.
+type Capture struct {
+	ID         string
+	OccurredAt time.Time
+}
+
+// Segment is a situation of a processed capture and its tags, in order.
+type Segment struct {
+	ID         string
+	CaptureID  string
+	OccurredAt time.Time
+	Tags       []Tag
+}
+
+// Tag is a tag as found in a segment.
+type Tag struct {
+	ID         string
+	Type       string
+	Name       string
+	CategoryID string // triggers and behaviours
+	FeelingID  string // feelings
+}
+
+// Category is a category of triggers or behaviours.
+type Category struct {
+	ID       string
+	Kind     string // trigger, good_behaviour or bad_behaviour
+	Name     string
+	Rejected bool
+}
+
+// Feeling is a word of the vocabulary.
+type Feeling struct {
+	ID      string
+	Name    string
+	Valence int
+}
+
+// Prior is a pattern as it stands before this run.
+type Prior struct {
+	ID         string
+	CategoryID string
+	Status     string
+	ClosedAt   *time.Time
+}
+
+// PriorCorrelation is a correlation the user reviewed.
+type PriorCorrelation struct {
+	PatternID string
+	TagID     string
+	Status    string
+}
+
+// Input is everything detection counts over.
+type Input struct {
+	Now          time.Time
+	Location     *time.Location // the user's timezone: it cuts days
+	Captures     []Capture      // processed captures
+	Segments     []Segment
+	Categories   map[string]Category
+	Feelings     map[string]Feeling
+	Patterns     []Prior
+	Correlations []PriorCorrelation
+}
+
+// Pattern is a pattern as this run finds it. ID is empty for a new one.
+type Pattern struct {
+	ID            string
+	CategoryID    string
+	Name          string
+	Sentiment     string
+	Impact        string
+	Urgent        bool
+	Feelings      []string // feeling ids, most frequent first
+	CapturesCount int
+	LastSeen      time.Time
+	ClosedAt      *time.Time
+	Correlations  []Correlation
+	Flows         []Flow
+}
+
+// Correlation is a tag a pattern occurs with more than the user's baseline.
+type Correlation struct {
+	TagID  string
+	Type   string
+	Name   string
+	Amount int // days seen together
+	Impact string
+	Lift   float64
+}
+
+// Flow is one situation of a pattern told in order.
+type Flow struct {
+	SegmentID string
+	Trigger   string
+	Feeling   string
+	Behaviour string
+}
+
+// day numbers a local calendar day, so days compare and subtract as ints.
+func day(t time.Time, loc *time.Location) int {
+	y, m, d := t.In(loc).Date()
+	return int(time.Date(y, m, d, 12, 0, 0, 0, time.UTC).Unix() / 86400)
+}
+
+// categoryFacts gathers what one category's segments say.
+type categoryFacts struct {
+	segments     []*Segment
+	days         map[int]bool
+	feelingDays  map[string]map[int]bool
+	feelingCount map[string]int
+	captures     map[string]bool
+	lastSeen     time.Time
+}
+
+// Run detects the patterns of one user. It returns every pattern that
+// exists after the run, rejected ones excepted (they are left as they are).
+func Run(in Input) []Pattern {
+	loc := in.Location
+	if loc == nil {
+		loc = time.UTC
+	}
+	today := day(in.Now, loc)
+	writtenDays := map[int]bool{}
+	for _, c := range in.Captures {
+		writtenDays[day(c.OccurredAt, loc)] = true
+	}
+
+	facts := map[string]*categoryFacts{}
+	tagDays := map[string]map[int]bool{} // correlated tag -> days
+	tagInfo := map[string]Tag{}
+	for i := range in.Segments {
+		sg := &in.Segments[i]
+		d := day(sg.OccurredAt, loc)
+		var feelings []string
+		for _, t := range sg.Tags {
+			if t.FeelingID != "" {
+				feelings = append(feelings, t.FeelingID)
+			}
+			if slices.Contains(CorrelatedTypes, t.Type) {
+				if tagDays[t.ID] == nil {
+					tagDays[t.ID] = map[int]bool{}
+					tagInfo[t.ID] = t
+				}
+				tagDays[t.ID][d] = true
+			}
+		}
+		seen := map[string]bool{}
+		for _, t := range sg.Tags {
+			if t.CategoryID == "" || seen[t.CategoryID] {
+				continue
+			}
+			seen[t.CategoryID] = true
+			f := facts[t.CategoryID]
+			if f == nil {
+				f = &categoryFacts{days: map[int]bool{}, feelingDays: map[string]map[int]bool{}, feelingCount: map[string]int{}, captures: map[string]bool{}}
+				facts[t.CategoryID] = f
+			}
+			f.segments = append(f.segments, sg)
+			f.days[d] = true
+			f.captures[sg.CaptureID] = true
+			if sg.OccurredAt.After(f.lastSeen) {
+				f.lastSeen = sg.OccurredAt
+			}
+			for _, fl := range feelings {
+				if f.feelingDays[fl] == nil {
+					f.feelingDays[fl] = map[int]bool{}
+				}
+				f.feelingDays[fl][d] = true
+				f.feelingCount[fl]++
+			}
+		}
+	}
+
+	prior := map[string]Prior{}
+	for _, p := range in.Patterns {
+		prior[p.CategoryID] = p
+	}
+	reviewed := map[string]map[string]string{} // pattern -> tag -> status
+	for _, c := range in.Correlations {
+		if reviewed[c.PatternID] == nil {
+			reviewed[c.PatternID] = map[string]string{}
+		}
+		reviewed[c.PatternID][c.TagID] = c.Status
+	}
+
+	var out []Pattern
+	for catID, cat := range in.Categories {
+		p, existed := prior[catID]
+		if cat.Rejected || p.Status == Rejected {
+			continue // rejected: left alone for good
+		}
+		f := facts[catID]
+		qualifies := false
+		if f != nil {
+			for _, days := range f.feelingDays {
+				if len(days) >= MinDays {
+					qualifies = true
+					break
+				}
+			}
+		}
+		if !qualifies && !existed {
+			continue
+		}
+		pat := Pattern{ID: p.ID, CategoryID: catID, Name: cat.Name, Sentiment: "negative", Impact: "low"}
+		if f != nil {
+			pat.Feelings = topFeelings(f, in.Feelings)
+			pat.Sentiment = sentiment(cat.Kind, f, pat.Feelings, in.Feelings)
+			pat.Impact = impact(len(f.days), len(writtenDays))
+			pat.CapturesCount = len(f.captures)
+			pat.LastSeen = f.lastSeen
+			pat.Correlations = correlate(f.days, writtenDays, tagDays, tagInfo, reviewed[p.ID])
+			pat.Flows = flows(catID, cat.Kind, f.segments, pat.Feelings)
+		}
+		switch {
+		case p.Status == Accepted:
+			// Accepted patterns are exempt from closing: they stay listed.
+		case !qualifies:
+			pat.ClosedAt = closedAt(p.ClosedAt, in.Now)
+		case in.Now.Sub(pat.LastSeen) >= QuietAfter:
+			pat.ClosedAt = closedAt(p.ClosedAt, pat.LastSeen.Add(QuietAfter))
+		}
+		if pat.ClosedAt == nil && f != nil {
+			pat.Urgent = urgent(f.days, today)
+		}
+		out = append(out, pat)
+	}
+	slices.SortFunc(out, func(a, b Pattern) int { return cmp.Compare(a.CategoryID, b.CategoryID) })
+	return out
+}
+
+// closedAt keeps the moment a pattern first closed.
+func closedAt(prev *time.Time, at time.Time) *time.Time {
+	if prev != nil {
+		return prev
+	}
+	return &at
+}
+
+func topFeelings(f *categoryFacts, vocab map[string]Feeling) []string {
+	ids := make([]string, 0, len(f.feelingCount))
+	for id := range f.feelingCount {
+		ids = append(ids, id)
+	}
+	slices.SortFunc(ids, func(a, b string) int {
+		if c := cmp.Compare(f.feelingCount[b], f.feelingCount[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(vocab[a].Name, vocab[b].Name)
+	})
+	return ids[:min(len(ids), MaxFeelings)]
+}
+
+// sentiment: good behaviour is positive, bad behaviour negative, and a
+// trigger goes by the valence of the feelings it comes with, weighed by how
+// often each comes (a tie is negative).
+func sentiment(kind string, f *categoryFacts, feelings []string, vocab map[string]Feeling) string {
+	switch kind {
+	case goodBehaviour:
+		return "positive"
+	case badBehaviour:
+		return "negative"
+	}
+	sum := 0
+	for _, id := range feelings {
+		sum += vocab[id].Valence * f.feelingCount[id]
+	}
+	if sum > 0 {
+		return "positive"
+	}
+	return "negative"
+}
+
+func impact(days, written int) string {
+	if written == 0 {
+		return "low"
+	}
+	share := float64(days) / float64(written)
+	switch {
+	case share < LowBelow:
+		return "low"
+	case share < HighFrom:
+		return "moderate"
+	}
+	return "high"
+}
+
+func urgent(days map[int]bool, today int) bool {
+	n := 0
+	for d := range days {
+		if d <= today && d > today-UrgentWindow {
+			n++
+		}
+	}
+	return n >= UrgentDays
+}
+
+// correlate compares, for each person, location and activity, the share of
+// days with the tag on which the pattern showed up against the share of
+// days without it, and keeps the top few per type that beat the baseline,
+// plus those the user accepted; rejected ones never come back.
+func correlate(patternDays, written map[int]bool, tagDays map[string]map[int]bool, info map[string]Tag, reviewed map[string]string) []Correlation {
+	byType := map[string][]Correlation{}
+	var accepted []Correlation
+	for tagID, days := range tagDays {
+		status := reviewed[tagID]
+		if status == Rejected {
+			continue
+		}
+		with, together := len(days), 0
+		for d := range days {
+			if patternDays[d] {
+				together++
+			}
+		}
+		without := len(written) - with
+		c := Correlation{TagID: tagID, Type: info[tagID].Type, Name: info[tagID].Name, Amount: together}
+		if with >= MinSideDays && without >= MinSideDays && together >= 2 {
+			rateWith := float64(together) / float64(with)
+			rateWithout := float64(len(patternDays)-together) / float64(without)
+			if rateWith > rateWithout {
+				c.Lift = math.Inf(1)
+				if rateWithout > 0 {
+					c.Lift = rateWith / rateWithout
+				}
+				c.Impact = liftImpact(c.Lift)
+				byType[c.Type] = append(byType[c.Type], c)
+				continue
+			}
+		}
+		if status == Accepted {
+			c.Impact = "low"
+			accepted = append(accepted, c)
+		}
+	}
+	var out []Correlation
+	for _, typ := range CorrelatedTypes {
+		list := byType[typ]
+		slices.SortFunc(list, func(a, b Correlation) int {
+			if c := cmp.Compare(b.Lift, a.Lift); c != 0 {
+				return c
+			}
+			if c := cmp.Compare(b.Amount, a.Amount); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.Name, b.Name)
+		})
+		for i, c := range list {
+			if i < TopPerType || reviewed[c.TagID] == Accepted {
+				out = append(out, c)
+			}
+		}
+	}
+	slices.SortFunc(accepted, func(a, b Correlation) int { return cmp.Compare(a.TagID, b.TagID) })
+	return append(out, accepted...)
+}
+
+func liftImpact(lift float64) string {
+	switch {
+	case lift < LiftModerate:
+		return "low"
+	case lift < LiftHigh:
+		return "moderate"
+	}
+	return "high"
+}
+
+// flows links, in each of the pattern's segments, a trigger, a feeling and a
+// behaviour that were all found in that segment; a segment missing any of
+// the three gives none. With several candidates the choice is fixed: the
+// pattern's own tag when the pattern is a trigger or behaviour, the
+// pattern's most frequent feeling present, and otherwise the first in the
+// segment's order.
+func flows(catID, kind string, segments []*Segment, feelings []string) []Flow {
+	var out []Flow
+	for _, sg := range segments {
+		var trig, beh, feel *Tag
+		for i := range sg.Tags {
+			t := &sg.Tags[i]
+			switch t.Type {
+			case trigger:
+				if trig == nil || (kind == trigger && t.CategoryID == catID && trig.CategoryID != catID) {
+					trig = t
+				}
+			case goodBehaviour, badBehaviour:
+				if beh == nil || (kind != trigger && t.CategoryID == catID && beh.CategoryID != catID) {
+					beh = t
+				}
+			}
+		}
+		for _, id := range feelings {
+			for i := range sg.Tags {
+				if sg.Tags[i].FeelingID == id {
+					feel = &sg.Tags[i]
+					break
+				}
+			}
+			if feel != nil {
+				break
+			}
+		}
+		if feel == nil {
+			for i := range sg.Tags {
+				if sg.Tags[i].Type == positiveFeeling || sg.Tags[i].Type == negativeFeeling {
+					feel = &sg.Tags[i]
+					break
+				}
+			}
+		}
+		if trig != nil && feel != nil && beh != nil {
+			out = append(out, Flow{SegmentID: sg.ID, Trigger: trig.Name, Feeling: feel.Name, Behaviour: beh.Name})
+		}
+	}
+	return out
+}

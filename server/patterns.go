@@ -1,0 +1,201 @@
+package server
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/recur-journal/recur/store"
+)
+
+// Scope names of the pattern routes.
+const (
+	scopePatternsRead   = "patterns:read"
+	scopePatternsReview = "patterns:review"
+)
+
+// FeelingRef names a feeling of the vocabulary.
+type FeelingRef struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// PatternItem is a pattern as lists show it.
+type PatternItem struct {
+	ID             string       `json:"id" format:"uuid"`
+	Name           string       `json:"name" doc:"The name of the category of triggers or behaviours that keeps coming back."`
+	Sentiment      string       `json:"sentiment" enum:"positive,negative" doc:"Good behaviour is positive, bad behaviour negative; a trigger goes by the feelings it comes with."`
+	Impact         string       `json:"impact" enum:"low,moderate,high" doc:"The share of the days you wrote on that it showed up on: under 15% low, under 35% moderate, else high."`
+	Urgent         bool         `json:"urgent" doc:"Seen on three different days within the last seven."`
+	Feelings       []FeelingRef `json:"feelings" doc:"Up to four feelings it comes with, most frequent first."`
+	Description    string       `json:"description" doc:"A few sentences in your app_locale; empty until the model has written them."`
+	Status         string       `json:"status" enum:"detected,accepted,rejected"`
+	CapturesCount  int          `json:"captures_count" doc:"Number of captures it rests on."`
+	LastDetectedAt Timestamp    `json:"last_detected_at" doc:"When it was last seen: the latest occurred_at among its captures."`
+	ClosedAt       *Timestamp   `json:"closed_at" nullable:"true" doc:"When it stopped showing up (a week after it was last seen, or when its support went); null while open."`
+	CreatedAt      Timestamp    `json:"created_at"`
+}
+
+// Pattern is a pattern with the captures it rests on, its correlations and flows.
+type Pattern struct {
+	PatternItem
+	Captures     []CaptureRef  `json:"captures" doc:"The captures it rests on, newest first."`
+	Correlations []Correlation `json:"correlations"`
+	Flows        []Flow        `json:"flows"`
+}
+
+// CaptureRef is a capture as patterns and the timeline list it.
+type CaptureRef struct {
+	ID         string    `json:"id" format:"uuid"`
+	Status     string    `json:"status" enum:"queued,processing,processed,failed"`
+	OccurredAt Timestamp `json:"occurred_at"`
+}
+
+// Correlation is a person, location or activity a pattern occurs with more often.
+type Correlation struct {
+	ID     string `json:"id" format:"uuid"`
+	Tag    TagRef `json:"tag"`
+	Impact string `json:"impact" enum:"low,moderate,high" doc:"How much more often the pattern shows on days with the tag than on days without: under 1.5 times low, under 2.5 times moderate, else high."`
+	Amount int    `json:"amount" doc:"Number of days the tag and the pattern were seen together."`
+	Status string `json:"status" enum:"detected,accepted,rejected"`
+}
+
+// TagRef names a tag.
+type TagRef struct {
+	ID   string `json:"id" format:"uuid"`
+	Type string `json:"type" enum:"person,location,activity"`
+	Name string `json:"name"`
+}
+
+// Flow is one situation of a pattern told in order: each part is a tag of that segment.
+type Flow struct {
+	ID        string `json:"id" format:"uuid"`
+	SegmentID string `json:"segment_id" format:"uuid"`
+	Trigger   string `json:"trigger"`
+	Feeling   string `json:"feeling"`
+	Behaviour string `json:"behaviour"`
+}
+
+func newPatternItem(p *store.Pattern) PatternItem {
+	out := PatternItem{ID: p.ID, Name: p.Name, Sentiment: p.Sentiment, Impact: p.Impact, Urgent: p.Urgent,
+		Feelings: make([]FeelingRef, len(p.Feelings)), Description: p.Description, Status: p.Status, CapturesCount: p.CapturesCount,
+		LastDetectedAt: Timestamp(p.LastDetectedAt), ClosedAt: stamp(p.ClosedAt), CreatedAt: Timestamp(p.CreatedAt)}
+	for i, f := range p.Feelings {
+		out.Feelings[i] = FeelingRef{ID: f.ID, Name: f.Name}
+	}
+	return out
+}
+
+func newCorrelation(c *store.Correlation) Correlation {
+	return Correlation{ID: c.ID, Tag: TagRef{ID: c.Tag.ID, Type: c.Tag.Type, Name: c.Tag.Name}, Impact: c.Impact, Amount: c.Amount, Status: c.Status}
+}
+
+type patternInput struct {
+	ID string `path:"id" doc:"The pattern's id."`
+}
+
+type reviewBody struct {
+	Status string `json:"status" enum:"accepted,rejected" doc:"Your decision."`
+}
+
+type reviewPatternInput struct {
+	ID   string `path:"id" doc:"The pattern's id."`
+	Body reviewBody
+}
+
+type reviewCorrelationInput struct {
+	Correlation string `path:"correlation" doc:"The correlation's id."`
+	Body        reviewBody
+}
+
+type listPatternsInput struct {
+	PageParams
+}
+
+func (s *Server) registerPatterns() {
+	o := op(http.MethodGet, "/patterns", "list-patterns", "Patterns", "List patterns",
+		scopePatternsRead, http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity)
+	o.Description += " Lists open patterns and accepted ones (which never close); closed and rejected patterns are readable by id but not listed. Urgent ones come first, then the most recently seen."
+	huma.Register(s.api, o, s.listPatterns)
+
+	o = op(http.MethodGet, "/patterns/{id}", "get-pattern", "Patterns", "Show a pattern with its captures, correlations and flows",
+		scopePatternsRead, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound)
+	o.Description += " A rejected pattern is still readable; its correlations and flows are gone."
+	huma.Register(s.api, o, s.getPattern)
+
+	o = op(http.MethodPatch, "/patterns/{id}", "review-pattern", "Patterns", "Accept or reject a pattern",
+		scopePatternsReview, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusUnprocessableEntity)
+	o.Description += " Only on your own decision. Accepting keeps it listed for good and exempt from closing. Rejecting closes it, drops its flows and correlations, and leaves its topic alone from then on; it is never listed again. Either decision may be changed later: accepting a rejected pattern brings it back, rejecting an accepted one drops it."
+	huma.Register(s.api, o, s.reviewPattern)
+
+	o = op(http.MethodPatch, "/correlations/{correlation}", "review-correlation", "Patterns", "Accept or reject a correlation",
+		scopePatternsReview, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusUnprocessableEntity)
+	o.Description += " An accepted correlation stays even when it drops out of the top three; a rejected one is hidden and never comes back for that pattern."
+	huma.Register(s.api, o, s.reviewCorrelation)
+}
+
+func (s *Server) listPatterns(ctx context.Context, in *listPatternsInput) (*struct{ Body List[PatternItem] }, error) {
+	list, total, err := s.opts.Store.ListPatterns(ctx, current(ctx).User.ID, in.store())
+	if err != nil {
+		return nil, err
+	}
+	out := make([]PatternItem, len(list))
+	for i := range list {
+		out[i] = newPatternItem(&list[i])
+	}
+	return newList(out, total, in.PageParams, s.url("/patterns")), nil
+}
+
+// patternOut builds the single read of a pattern.
+func (s *Server) patternOut(ctx context.Context, p *store.Pattern) (*struct{ Body Data[Pattern] }, error) {
+	d, err := s.opts.Store.PatternDetail(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	out := Pattern{PatternItem: newPatternItem(p), Captures: make([]CaptureRef, len(d.Captures)),
+		Correlations: make([]Correlation, len(d.Correlations)), Flows: make([]Flow, len(d.Flows))}
+	for i, c := range d.Captures {
+		out.Captures[i] = CaptureRef{ID: c.ID, Status: c.Status, OccurredAt: Timestamp(c.OccurredAt)}
+	}
+	for i := range d.Correlations {
+		out.Correlations[i] = newCorrelation(&d.Correlations[i])
+	}
+	for i, f := range d.Flows {
+		out.Flows[i] = Flow{ID: f.ID, SegmentID: f.SegmentID, Trigger: f.Trigger, Feeling: f.Feeling, Behaviour: f.Behaviour}
+	}
+	return one(out), nil
+}
+
+func (s *Server) getPattern(ctx context.Context, in *patternInput) (*struct{ Body Data[Pattern] }, error) {
+	p, err := s.opts.Store.FindPattern(ctx, current(ctx).User.ID, in.ID)
+	if err != nil {
+		return nil, err
+	}
+	return s.patternOut(ctx, p)
+}
+
+func (s *Server) reviewPattern(ctx context.Context, in *reviewPatternInput) (*struct{ Body Data[Pattern] }, error) {
+	userID := current(ctx).User.ID
+	p, err := s.opts.Store.ReviewPattern(ctx, userID, in.ID, in.Body.Status)
+	if err != nil {
+		return nil, err
+	}
+	if s.opts.Analyser != nil && p.Status == store.PatternAccepted {
+		// Accepting may reopen it and, from rejected, bring back its links.
+		if err := s.opts.Analyser.Redetect(ctx, userID); err != nil {
+			logger(ctx).Error("detect after review", "error", err)
+		} else if p, err = s.opts.Store.FindPattern(ctx, userID, in.ID); err != nil {
+			return nil, err
+		}
+	}
+	return s.patternOut(ctx, p)
+}
+
+func (s *Server) reviewCorrelation(ctx context.Context, in *reviewCorrelationInput) (*struct{ Body Data[Correlation] }, error) {
+	c, err := s.opts.Store.ReviewCorrelation(ctx, current(ctx).User.ID, in.Correlation, in.Body.Status)
+	if err != nil {
+		return nil, err
+	}
+	return one(newCorrelation(c)), nil
+}

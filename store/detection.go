@@ -1,0 +1,265 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"time"
+)
+
+// Facts is what detection counts over for one user.
+type Facts struct {
+	Captures     []CaptureRef // processed captures
+	Segments     []SegmentFact
+	Categories   []Category
+	Feelings     []Feeling
+	Patterns     []PatternState
+	Correlations []CorrelationState // the reviewed ones
+}
+
+// SegmentFact is a segment of a processed capture and its tags, in order.
+type SegmentFact struct {
+	ID         string
+	CaptureID  string
+	OccurredAt time.Time
+	Tags       []TagFact
+}
+
+// TagFact is a tag as detection sees it.
+type TagFact struct {
+	ID, Type, Name, CategoryID, FeelingID string
+}
+
+// PatternState is a stored pattern's state before a detection run.
+type PatternState struct {
+	ID, CategoryID, Status string
+	ClosedAt               *time.Time
+}
+
+// CorrelationState is a reviewed correlation.
+type CorrelationState struct {
+	PatternID, TagID, Status string
+}
+
+// DetectionFacts loads, in one snapshot, what detection needs of the user.
+func (s *Store) DetectionFacts(ctx context.Context, userID string) (*Facts, error) {
+	f := &Facts{}
+	err := s.view(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT id, status, occurred_at FROM captures WHERE user_id = ? AND status = 'processed'`, userID)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var c CaptureRef
+			var at string
+			if err := rows.Scan(&c.ID, &c.Status, &at); err != nil {
+				rows.Close()
+				return err
+			}
+			if c.OccurredAt, err = ParseTime(at); err != nil {
+				rows.Close()
+				return err
+			}
+			f.Captures = append(f.Captures, c)
+		}
+		rows.Close()
+
+		rows, err = tx.QueryContext(ctx, `SELECT sg.id, sg.capture_id, c.occurred_at, t.id, t.type, t.name, coalesce(t.category_id, ''), coalesce(t.feeling_id, '')
+			FROM captures c JOIN segments sg ON sg.capture_id = c.id JOIN segment_tags st ON st.segment_id = sg.id JOIN tags t ON t.id = st.tag_id
+			WHERE c.user_id = ? AND c.status = 'processed' ORDER BY sg.id, st.position`, userID)
+		if err != nil {
+			return err
+		}
+		var at, last string
+		var occurred time.Time
+		for rows.Next() {
+			var segID, capID string
+			var t TagFact
+			if err := rows.Scan(&segID, &capID, &at, &t.ID, &t.Type, &t.Name, &t.CategoryID, &t.FeelingID); err != nil {
+				rows.Close()
+				return err
+			}
+			if n := len(f.Segments); n == 0 || f.Segments[n-1].ID != segID {
+				if at != last { // segments of one capture share its time
+					if occurred, err = ParseTime(at); err != nil {
+						rows.Close()
+						return err
+					}
+					last = at
+				}
+				f.Segments = append(f.Segments, SegmentFact{ID: segID, CaptureID: capID, OccurredAt: occurred})
+			}
+			sg := &f.Segments[len(f.Segments)-1]
+			sg.Tags = append(sg.Tags, t)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+
+		rows, err = tx.QueryContext(ctx, `SELECT id, user_id, kind, name, rejected_at IS NOT NULL FROM categories WHERE user_id = ?`, userID)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var c Category
+			if err := rows.Scan(&c.ID, &c.UserID, &c.Kind, &c.Name, &c.Rejected); err != nil {
+				rows.Close()
+				return err
+			}
+			f.Categories = append(f.Categories, c)
+		}
+		rows.Close()
+
+		rows, err = tx.QueryContext(ctx, `SELECT id, name, valence, energy FROM feelings`)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var fl Feeling
+			if err := rows.Scan(&fl.ID, &fl.Name, &fl.Valence, &fl.Energy); err != nil {
+				rows.Close()
+				return err
+			}
+			f.Feelings = append(f.Feelings, fl)
+		}
+		rows.Close()
+
+		rows, err = tx.QueryContext(ctx, `SELECT id, category_id, status, closed_at FROM patterns WHERE user_id = ?`, userID)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var p PatternState
+			var closed sql.NullString
+			if err := rows.Scan(&p.ID, &p.CategoryID, &p.Status, &closed); err != nil {
+				rows.Close()
+				return err
+			}
+			if p.ClosedAt, err = scanTime(closed); err != nil {
+				rows.Close()
+				return err
+			}
+			f.Patterns = append(f.Patterns, p)
+		}
+		rows.Close()
+
+		rows, err = tx.QueryContext(ctx, `SELECT co.pattern_id, co.tag_id, co.status FROM correlations co JOIN patterns p ON p.id = co.pattern_id
+			WHERE p.user_id = ? AND co.status != 'detected'`, userID)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var c CorrelationState
+			if err := rows.Scan(&c.PatternID, &c.TagID, &c.Status); err != nil {
+				return err
+			}
+			f.Correlations = append(f.Correlations, c)
+		}
+		return rows.Err()
+	})
+	return f, err
+}
+
+// DetectedPattern is a pattern as a detection run found it; ID is empty for a new one.
+type DetectedPattern struct {
+	ID            string
+	CategoryID    string
+	Sentiment     string
+	Impact        string
+	Urgent        bool
+	Feelings      []string
+	CapturesCount int
+	LastSeen      time.Time
+	ClosedAt      *time.Time
+	Correlations  []DetectedCorrelation
+	Flows         []Flow
+}
+
+// DetectedCorrelation is a correlation as a detection run found it.
+type DetectedCorrelation struct {
+	TagID  string
+	Amount int
+	Impact string
+}
+
+// SaveDetection writes a detection run's result in one transaction: new
+// patterns are made, existing ones updated (their status and description
+// kept), detected correlations replaced (reviewed ones kept) and flows
+// written anew. A pattern rejected meanwhile is left alone.
+func (s *Store) SaveDetection(ctx context.Context, userID string, result []DetectedPattern) error {
+	return s.update(ctx, func(tx *sql.Tx) error {
+		now := FormatTime(s.Now())
+		for _, p := range result {
+			feelings, err := json.Marshal(p.Feelings)
+			if err != nil {
+				return err
+			}
+			if p.ID == "" {
+				p.ID = newID()
+				_, err = tx.ExecContext(ctx, `INSERT INTO patterns (id, user_id, category_id, sentiment, impact, urgent, feelings, status,
+					captures_count, last_detected_at, closed_at, created_at, updated_at)
+					VALUES (?, ?, ?, ?, ?, ?, ?, 'detected', ?, ?, ?, ?, ?)
+					ON CONFLICT (category_id) DO NOTHING`,
+					p.ID, userID, p.CategoryID, p.Sentiment, p.Impact, p.Urgent, string(feelings), p.CapturesCount,
+					FormatTime(p.LastSeen), nullTime(p.ClosedAt), now, now)
+				if err == nil {
+					// A run racing this one may have made it first.
+					err = tx.QueryRowContext(ctx, `SELECT id FROM patterns WHERE category_id = ?`, p.CategoryID).Scan(&p.ID)
+				}
+			} else {
+				_, err = tx.ExecContext(ctx, `UPDATE patterns SET sentiment = ?, impact = ?, urgent = ?, feelings = ?, captures_count = ?,
+					last_detected_at = coalesce(?, last_detected_at), closed_at = ?, updated_at = ? WHERE id = ? AND user_id = ? AND status != 'rejected'`,
+					p.Sentiment, p.Impact, p.Urgent, string(feelings), p.CapturesCount, lastSeen(p), nullTime(p.ClosedAt), now, p.ID, userID)
+			}
+			if err != nil {
+				return err
+			}
+			if err := saveLinks(ctx, tx, p, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// lastSeen is NULL, keeping the stored time, for a pattern no capture shows any more.
+func lastSeen(p DetectedPattern) any {
+	if p.LastSeen.IsZero() {
+		return nil
+	}
+	return FormatTime(p.LastSeen)
+}
+
+// saveLinks replaces a pattern's detected correlations and its flows.
+func saveLinks(ctx context.Context, tx *sql.Tx, p DetectedPattern, now string) error {
+	var status string
+	if err := tx.QueryRowContext(ctx, `SELECT status FROM patterns WHERE id = ?`, p.ID).Scan(&status); err != nil {
+		return err
+	}
+	if status == PatternRejected {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM correlations WHERE pattern_id = ? AND status = 'detected'`, p.ID); err != nil {
+		return err
+	}
+	for _, c := range p.Correlations {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO correlations (id, pattern_id, tag_id, amount, impact, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (pattern_id, tag_id) DO UPDATE SET amount = excluded.amount, impact = excluded.impact, updated_at = excluded.updated_at`,
+			newID(), p.ID, c.TagID, c.Amount, c.Impact, now, now); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM flows WHERE pattern_id = ?`, p.ID); err != nil {
+		return err
+	}
+	for _, f := range p.Flows {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO flows (id, pattern_id, segment_id, trigger, feeling, behaviour) VALUES (?, ?, ?, ?, ?, ?)`,
+			flowID(p.ID, f.SegmentID), p.ID, f.SegmentID, f.Trigger, f.Feeling, f.Behaviour); err != nil {
+			return err
+		}
+	}
+	return nil
+}

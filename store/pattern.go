@@ -1,0 +1,407 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Pattern statuses.
+const (
+	PatternDetected = "detected"
+	PatternAccepted = "accepted"
+	PatternRejected = "rejected"
+)
+
+// Pattern is a category that keeps coming back with the same feelings.
+type Pattern struct {
+	ID                string
+	UserID            string
+	CategoryID        string
+	Name              string // the category's name
+	Kind              string // the category's kind
+	Sentiment         string
+	Impact            string
+	Urgent            bool
+	Feelings          []Feeling
+	Description       string
+	DescriptionLocale string
+	Status            string
+	CapturesCount     int
+	LastDetectedAt    time.Time
+	ClosedAt          *time.Time
+	CreatedAt         time.Time
+	UpdatedAt         time.Time
+}
+
+// Correlation is a person, location or activity a pattern occurs with more often.
+type Correlation struct {
+	ID        string
+	PatternID string
+	Tag       Tag
+	Amount    int
+	Impact    string
+	Status    string
+}
+
+// Flow is one segment of a pattern told as trigger, feeling and behaviour.
+type Flow struct {
+	ID        string
+	PatternID string
+	SegmentID string
+	Trigger   string
+	Feeling   string
+	Behaviour string
+}
+
+// CaptureRef is a capture as patterns and the timeline list it.
+type CaptureRef struct {
+	ID         string
+	Status     string
+	OccurredAt time.Time
+}
+
+const patternColumns = `p.id, p.user_id, p.category_id, c.name, c.kind, p.sentiment, p.impact, p.urgent, p.feelings,
+	p.description, p.description_locale, p.status, p.captures_count, p.last_detected_at, p.closed_at, p.created_at, p.updated_at`
+
+// scanPattern reads patternColumns; feelings get their ids only (see withFeelings).
+func scanPattern(row interface{ Scan(...any) error }) (*Pattern, error) {
+	var p Pattern
+	var feelings, last, created, updated string
+	var closed sql.NullString
+	err := row.Scan(&p.ID, &p.UserID, &p.CategoryID, &p.Name, &p.Kind, &p.Sentiment, &p.Impact, &p.Urgent, &feelings,
+		&p.Description, &p.DescriptionLocale, &p.Status, &p.CapturesCount, &last, &closed, &created, &updated)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, NotFound("Pattern")
+	} else if err != nil {
+		return nil, err
+	}
+	var ids []string
+	if err := json.Unmarshal([]byte(feelings), &ids); err != nil {
+		return nil, err
+	}
+	for _, id := range ids {
+		p.Feelings = append(p.Feelings, Feeling{ID: id})
+	}
+	if p.LastDetectedAt, err = ParseTime(last); err != nil {
+		return nil, err
+	}
+	if p.ClosedAt, err = scanTime(closed); err != nil {
+		return nil, err
+	}
+	if p.CreatedAt, err = ParseTime(created); err != nil {
+		return nil, err
+	}
+	if p.UpdatedAt, err = ParseTime(updated); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// withFeelings fills in the names of the patterns' feelings.
+func withFeelings(ctx context.Context, q querier, list []*Pattern) error {
+	rows, err := q.QueryContext(ctx, `SELECT id, name, valence, energy FROM feelings`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	vocab := map[string]Feeling{}
+	for rows.Next() {
+		var f Feeling
+		if err := rows.Scan(&f.ID, &f.Name, &f.Valence, &f.Energy); err != nil {
+			return err
+		}
+		vocab[f.ID] = f
+	}
+	for _, p := range list {
+		for i, f := range p.Feelings {
+			p.Feelings[i] = vocab[f.ID]
+		}
+	}
+	return rows.Err()
+}
+
+// querier is what a read needs: a pool or a transaction.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// PatternListWhere is which of a user's patterns are listed: never rejected
+// ones; open ones, and accepted ones even when closed.
+const patternListWhere = `p.user_id = ? AND p.status != 'rejected' AND (p.closed_at IS NULL OR p.status = 'accepted')`
+
+// ListPatterns returns a page of the user's listed patterns: urgent first,
+// then the most recently seen, and how many there are.
+func (s *Store) ListPatterns(ctx context.Context, userID string, pg Page) ([]Pattern, int, error) {
+	var out []Pattern
+	var total int
+	err := s.view(ctx, func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM patterns p WHERE `+patternListWhere, userID).Scan(&total); err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT `+patternColumns+` FROM patterns p JOIN categories c ON c.id = p.category_id
+			WHERE `+patternListWhere+` ORDER BY p.urgent DESC, p.last_detected_at DESC, p.id LIMIT ? OFFSET ?`, userID, pg.Limit, pg.Offset())
+		if err != nil {
+			return err
+		}
+		var list []*Pattern
+		for rows.Next() {
+			p, err := scanPattern(rows)
+			if err != nil {
+				rows.Close()
+				return err
+			}
+			list = append(list, p)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if err := withFeelings(ctx, tx, list); err != nil {
+			return err
+		}
+		for _, p := range list {
+			out = append(out, *p)
+		}
+		return nil
+	})
+	return out, total, err
+}
+
+// FindPattern returns the user's pattern, rejected ones included, or ENOTFOUND.
+func (s *Store) FindPattern(ctx context.Context, userID, id string) (*Pattern, error) {
+	var p *Pattern
+	err := s.view(ctx, func(tx *sql.Tx) error {
+		var err error
+		p, err = findPattern(ctx, tx, userID, id)
+		if err != nil {
+			return err
+		}
+		return withFeelings(ctx, tx, []*Pattern{p})
+	})
+	return p, err
+}
+
+func findPattern(ctx context.Context, q querier, userID, id string) (*Pattern, error) {
+	return scanPattern(q.QueryRowContext(ctx, `SELECT `+patternColumns+` FROM patterns p JOIN categories c ON c.id = p.category_id
+		WHERE p.id = ? AND p.user_id = ?`, id, userID))
+}
+
+// PatternDetail is what a single read of a pattern shows beyond the pattern.
+type PatternDetail struct {
+	Captures     []CaptureRef
+	Correlations []Correlation
+	Flows        []Flow
+}
+
+// PatternDetail returns the captures a pattern rests on (newest first), its
+// correlations (rejected ones left out) and its flows.
+func (s *Store) PatternDetail(ctx context.Context, p *Pattern) (*PatternDetail, error) {
+	d := &PatternDetail{Captures: []CaptureRef{}, Correlations: []Correlation{}, Flows: []Flow{}}
+	err := s.view(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT cp.id, cp.status, cp.occurred_at FROM captures cp
+			JOIN segments sg ON sg.capture_id = cp.id JOIN segment_tags st ON st.segment_id = sg.id JOIN tags t ON t.id = st.tag_id
+			WHERE t.category_id = ? AND cp.user_id = ? ORDER BY cp.occurred_at DESC, cp.id DESC`, p.CategoryID, p.UserID)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var c CaptureRef
+			var at string
+			if err := rows.Scan(&c.ID, &c.Status, &at); err != nil {
+				rows.Close()
+				return err
+			}
+			if c.OccurredAt, err = ParseTime(at); err != nil {
+				rows.Close()
+				return err
+			}
+			d.Captures = append(d.Captures, c)
+		}
+		rows.Close()
+		if d.Correlations, err = correlationsOf(ctx, tx, `co.pattern_id = ? AND co.status != 'rejected'`, p.ID); err != nil {
+			return err
+		}
+		rows, err = tx.QueryContext(ctx, `SELECT f.id, f.pattern_id, f.segment_id, f.trigger, f.feeling, f.behaviour FROM flows f
+			JOIN segments sg ON sg.id = f.segment_id JOIN captures cp ON cp.id = sg.capture_id
+			WHERE f.pattern_id = ? ORDER BY cp.occurred_at, sg.position`, p.ID)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var f Flow
+			if err := rows.Scan(&f.ID, &f.PatternID, &f.SegmentID, &f.Trigger, &f.Feeling, &f.Behaviour); err != nil {
+				return err
+			}
+			d.Flows = append(d.Flows, f)
+		}
+		return rows.Err()
+	})
+	return d, err
+}
+
+func correlationsOf(ctx context.Context, q querier, where string, args ...any) ([]Correlation, error) {
+	rows, err := q.QueryContext(ctx, `SELECT co.id, co.pattern_id, co.amount, co.impact, co.status, t.id, t.user_id, t.type, t.name
+		FROM correlations co JOIN tags t ON t.id = co.tag_id WHERE `+where+` ORDER BY t.type, co.amount DESC, t.name`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Correlation{}
+	for rows.Next() {
+		var c Correlation
+		if err := rows.Scan(&c.ID, &c.PatternID, &c.Amount, &c.Impact, &c.Status, &c.Tag.ID, &c.Tag.UserID, &c.Tag.Type, &c.Tag.Name); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// flowID is a flow's id: the same pattern and segment always give the same
+// id, though flows are written anew on every run.
+func flowID(patternID, segmentID string) string {
+	return uuid.NewSHA1(uuid.NameSpaceOID, []byte("recur/flow/"+patternID+"/"+segmentID)).String()
+}
+
+// ReviewPattern sets a pattern's status to accepted or rejected, on the
+// user's own decision. Rejecting closes the pattern, drops its flows and
+// correlations and marks its category rejected, so later runs leave the
+// topic alone; accepting a rejected pattern undoes that. It returns the
+// pattern, EINVALID for another status or ENOTFOUND.
+func (s *Store) ReviewPattern(ctx context.Context, userID, id, status string) (*Pattern, error) {
+	if status != PatternAccepted && status != PatternRejected {
+		return nil, Invalid("status", "The status must be accepted or rejected.")
+	}
+	err := s.update(ctx, func(tx *sql.Tx) error {
+		p, err := findPattern(ctx, tx, userID, id)
+		if err != nil {
+			return err
+		}
+		now := FormatTime(s.Now())
+		switch {
+		case p.Status == status:
+			return nil
+		case status == PatternRejected:
+			for _, q := range []string{
+				`UPDATE patterns SET status = 'rejected', urgent = 0, closed_at = coalesce(closed_at, ?1), updated_at = ?1 WHERE id = ?2`,
+				`UPDATE categories SET rejected_at = ?1 WHERE id = (SELECT category_id FROM patterns WHERE id = ?2)`,
+				`DELETE FROM flows WHERE pattern_id = ?2`,
+				`DELETE FROM correlations WHERE pattern_id = ?2`,
+			} {
+				if _, err := tx.ExecContext(ctx, q, now, id); err != nil {
+					return err
+				}
+			}
+		default:
+			// Accepted patterns never close; the next run fills in the rest.
+			for _, q := range []string{
+				`UPDATE patterns SET status = 'accepted', closed_at = NULL, updated_at = ?1 WHERE id = ?2`,
+				`UPDATE categories SET rejected_at = NULL WHERE id = (SELECT category_id FROM patterns WHERE id = ?2)`,
+			} {
+				if _, err := tx.ExecContext(ctx, q, now, id); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return s.FindPattern(ctx, userID, id)
+}
+
+// ReviewCorrelation sets a correlation's status to accepted or rejected. A
+// rejected correlation is hidden and never comes back for its pattern. It
+// returns EINVALID for another status, ENOTFOUND for a correlation that is
+// not the user's.
+func (s *Store) ReviewCorrelation(ctx context.Context, userID, id, status string) (*Correlation, error) {
+	if status != PatternAccepted && status != PatternRejected {
+		return nil, Invalid("status", "The status must be accepted or rejected.")
+	}
+	var out *Correlation
+	err := s.update(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE correlations SET status = ?, updated_at = ?
+			WHERE id = ? AND pattern_id IN (SELECT id FROM patterns WHERE user_id = ?)`, status, FormatTime(s.Now()), id, userID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return NotFound("Correlation")
+		}
+		list, err := correlationsOf(ctx, tx, `co.id = ?`, id)
+		if err != nil {
+			return err
+		}
+		out = &list[0]
+		return nil
+	})
+	return out, err
+}
+
+// SetPatternDescription stores a pattern's description and its language.
+func (s *Store) SetPatternDescription(ctx context.Context, id, description, locale string) error {
+	return s.update(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE patterns SET description = ?, description_locale = ?, updated_at = ? WHERE id = ?`,
+			strings.TrimSpace(description), locale, FormatTime(s.Now()), id)
+		return err
+	})
+}
+
+// PatternsToDescribe returns the user's patterns, rejected ones excepted,
+// whose description is missing or in another language than locale.
+func (s *Store) PatternsToDescribe(ctx context.Context, userID, locale string) ([]Pattern, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT `+patternColumns+` FROM patterns p JOIN categories c ON c.id = p.category_id
+		WHERE p.user_id = ? AND p.status != 'rejected' AND p.description_locale != ? ORDER BY p.created_at`, userID, locale)
+	if err != nil {
+		return nil, err
+	}
+	var list []*Pattern
+	for rows.Next() {
+		p, err := scanPattern(rows)
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		list = append(list, p)
+	}
+	rows.Close()
+	if err := withFeelings(ctx, s.read, list); err != nil {
+		return nil, err
+	}
+	out := make([]Pattern, len(list))
+	for i, p := range list {
+		out[i] = *p
+	}
+	return out, rows.Err()
+}
+
+// PatternSegments returns the texts of the pattern's most recent segments, up to limit, oldest first.
+func (s *Store) PatternSegments(ctx context.Context, p *Pattern, limit int) ([]string, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT text FROM (
+		SELECT DISTINCT sg.id, sg.text, cp.occurred_at, sg.position FROM segments sg
+		JOIN captures cp ON cp.id = sg.capture_id JOIN segment_tags st ON st.segment_id = sg.id JOIN tags t ON t.id = st.tag_id
+		WHERE t.category_id = ? AND cp.user_id = ? AND cp.status = 'processed'
+		ORDER BY cp.occurred_at DESC, sg.position DESC LIMIT ?) ORDER BY occurred_at, position`, p.CategoryID, p.UserID, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
