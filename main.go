@@ -18,6 +18,8 @@ import (
 	"time"
 	_ "time/tzdata" // every IANA zone, whatever the host has installed
 
+	"github.com/robfig/cron/v3"
+
 	"github.com/recur-journal/recur/migrations"
 	"github.com/recur-journal/recur/pipeline"
 	"github.com/recur-journal/recur/pipeline/detect"
@@ -64,12 +66,14 @@ type Main struct {
 	ConfigPath string
 	Logger     *slog.Logger
 
-	command  func(ctx context.Context) error
-	store    *store.Store
-	pipeline *pipeline.Pipeline
-	http     *http.Server
-	ln       net.Listener
-	serveCh  chan error
+	command    func(ctx context.Context) error
+	store      *store.Store
+	pipeline   *pipeline.Pipeline
+	cron       *cron.Cron
+	http       *http.Server
+	ln         net.Listener
+	serveCh    chan error
+	jobsCancel context.CancelFunc
 }
 
 // NewMain returns a Main wired to the process's standard streams and environment.
@@ -164,6 +168,9 @@ func (m *Main) serve(ctx context.Context) error {
 	if err := m.pipeline.Start(ctx); err != nil {
 		return err
 	}
+	if err := m.startJobs(ctx); err != nil {
+		return err
+	}
 	srv := server.New(server.Options{
 		Store:        m.store,
 		Logger:       m.Logger,
@@ -194,8 +201,8 @@ func (m *Main) serve(ctx context.Context) error {
 }
 
 // Close stops what Run started, in order: HTTP first (letting requests in
-// flight finish), then the pipeline's workers (a run cut short goes back to
-// the queue), then the database.
+// flight finish), then cron, then the pipeline's workers (a run cut short
+// goes back to the queue), then the database.
 func (m *Main) Close() error {
 	var errs []error
 	if m.http != nil {
@@ -209,6 +216,7 @@ func (m *Main) Close() error {
 		}
 		m.http = nil
 	}
+	m.stopJobs()
 	if m.pipeline != nil {
 		m.pipeline.Stop()
 		m.pipeline = nil

@@ -49,12 +49,22 @@ func (p *Pipeline) writeDescriptions(ctx context.Context, log *slog.Logger, user
 	}
 	lang := languageName(locale)
 	for _, pat := range list {
-		texts, err := p.opts.Store.PatternSegments(ctx, &pat, describeSituations)
+		segments, err := p.opts.Store.PatternSegments(ctx, &pat, describeSituations)
 		if err != nil {
 			return err
 		}
-		if len(texts) == 0 {
+		if len(segments) == 0 {
 			continue
+		}
+		// What the description may name: the situations' words and tags.
+		texts := make([]string, len(segments))
+		grounding := []string{strings.ToLower(pat.Name)}
+		for i, sg := range segments {
+			texts[i] = sg.Text
+			grounding = append(grounding, strings.ToLower(sg.Text))
+			for _, t := range sg.Tags {
+				grounding = append(grounding, strings.ToLower(t.Name))
+			}
 		}
 		var feelings []string
 		for _, f := range pat.Feelings {
@@ -62,7 +72,6 @@ func (p *Pipeline) writeDescriptions(ctx context.Context, log *slog.Logger, user
 		}
 		user := fmt.Sprintf("Language: %s (%s)\nPattern: %s (%s)\nFeelings it comes with: %s\nSituations:\n- %s\n",
 			lang, locale, pat.Name, strings.ReplaceAll(pat.Kind, "_", " "), strings.Join(feelings, ", "), strings.Join(texts, "\n- "))
-		grounding := strings.ToLower(strings.Join(texts, " "))
 		var description string
 		r := &runner{store: p.opts.Store, model: p.opts.Model, modelName: p.opts.ModelName, log: log}
 		err = r.call(ctx, StepDescribe, ChatRequest{System: describeSystem, User: user, Schema: describeSchema, MaxTokens: 300},
@@ -74,7 +83,7 @@ func (p *Pipeline) writeDescriptions(ctx context.Context, log *slog.Logger, user
 					return err
 				}
 				description = strings.TrimSpace(ans.Description)
-				return checkDescription(description, grounding, names)
+				return checkDescription(description, strings.Join(grounding, "\n"), names)
 			})
 		if err != nil {
 			return fmt.Errorf("describe pattern %s: %w", pat.ID, err)

@@ -384,24 +384,45 @@ func (s *Store) PatternsToDescribe(ctx context.Context, userID, locale string) (
 	return out, rows.Err()
 }
 
-// PatternSegments returns the texts of the pattern's most recent segments, up to limit, oldest first.
-func (s *Store) PatternSegments(ctx context.Context, p *Pattern, limit int) ([]string, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT text FROM (
-		SELECT DISTINCT sg.id, sg.text, cp.occurred_at, sg.position FROM segments sg
-		JOIN captures cp ON cp.id = sg.capture_id JOIN segment_tags st ON st.segment_id = sg.id JOIN tags t ON t.id = st.tag_id
-		WHERE t.category_id = ? AND cp.user_id = ? AND cp.status = 'processed'
-		ORDER BY cp.occurred_at DESC, sg.position DESC LIMIT ?) ORDER BY occurred_at, position`, p.CategoryID, p.UserID, limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var t string
-		if err := rows.Scan(&t); err != nil {
-			return nil, err
+// PatternSegments returns the pattern's most recent segments, up to limit,
+// oldest first, each with its tags (names and types only).
+func (s *Store) PatternSegments(ctx context.Context, p *Pattern, limit int) ([]Segment, error) {
+	var out []Segment
+	err := s.view(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT id, text FROM (
+			SELECT DISTINCT sg.id, sg.text, cp.occurred_at, sg.position FROM segments sg
+			JOIN captures cp ON cp.id = sg.capture_id JOIN segment_tags st ON st.segment_id = sg.id JOIN tags t ON t.id = st.tag_id
+			WHERE t.category_id = ? AND cp.user_id = ? AND cp.status = 'processed'
+			ORDER BY cp.occurred_at DESC, sg.position DESC LIMIT ?) ORDER BY occurred_at, position`, p.CategoryID, p.UserID, limit)
+		if err != nil {
+			return err
 		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+		for rows.Next() {
+			var sg Segment
+			if err := rows.Scan(&sg.ID, &sg.Text); err != nil {
+				rows.Close()
+				return err
+			}
+			out = append(out, sg)
+		}
+		rows.Close()
+		for i := range out {
+			rows, err := tx.QueryContext(ctx, `SELECT t.type, t.name FROM segment_tags st JOIN tags t ON t.id = st.tag_id
+				WHERE st.segment_id = ? ORDER BY st.position`, out[i].ID)
+			if err != nil {
+				return err
+			}
+			for rows.Next() {
+				var t Tag
+				if err := rows.Scan(&t.Type, &t.Name); err != nil {
+					rows.Close()
+					return err
+				}
+				out[i].Tags = append(out[i].Tags, t)
+			}
+			rows.Close()
+		}
+		return nil
+	})
+	return out, err
 }

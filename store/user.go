@@ -146,3 +146,37 @@ func (u *User) PasswordMatches(password string) bool {
 	got := argon2.IDKey([]byte(password), salt, t, m, p, uint32(len(want)))
 	return subtle.ConstantTimeCompare(got, want) == 1
 }
+
+// NightlyState is when a user's nightly run last happened, and their zone.
+type NightlyState struct {
+	UserID    string
+	Timezone  string
+	NightlyOn string // local date of the last nightly run, "" for never
+}
+
+// NightlyStates lists every user's nightly state.
+func (s *Store) NightlyStates(ctx context.Context) ([]NightlyState, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT u.id, coalesce(st.value, ?), u.nightly_on FROM users u
+		LEFT JOIN settings st ON st.user_id = u.id AND st.key = ? ORDER BY u.id`, settingDefaults[SettingTimezone], SettingTimezone)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []NightlyState
+	for rows.Next() {
+		var n NightlyState
+		if err := rows.Scan(&n.UserID, &n.Timezone, &n.NightlyOn); err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, rows.Err()
+}
+
+// SetNightlyOn records the local date of a user's nightly run.
+func (s *Store) SetNightlyOn(ctx context.Context, userID, date string) error {
+	return s.update(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE users SET nightly_on = ? WHERE id = ?`, date, userID)
+		return err
+	})
+}

@@ -279,9 +279,9 @@ func Run(in Input) []Pattern {
 		case p.Status == Accepted:
 			// Accepted patterns are exempt from closing: they stay listed.
 		case !qualifies:
-			pat.ClosedAt = closedAt(p.ClosedAt, in.Now)
+			pat.ClosedAt = closedAt(p.ClosedAt, in.Now, time.Time{})
 		case in.Now.Sub(pat.LastSeen) >= QuietAfter:
-			pat.ClosedAt = closedAt(p.ClosedAt, pat.LastSeen.Add(QuietAfter))
+			pat.ClosedAt = closedAt(p.ClosedAt, pat.LastSeen.Add(QuietAfter), pat.LastSeen)
 		}
 		if pat.ClosedAt == nil && f != nil {
 			pat.Urgent = urgent(f.days, today)
@@ -292,9 +292,11 @@ func Run(in Input) []Pattern {
 	return out
 }
 
-// closedAt keeps the moment a pattern first closed.
-func closedAt(prev *time.Time, at time.Time) *time.Time {
-	if prev != nil {
+// closedAt keeps the moment a pattern closed, unless it was seen again
+// after that (an entry written later about an earlier day), in which case
+// it closes anew at at.
+func closedAt(prev *time.Time, at, lastSeen time.Time) *time.Time {
+	if prev != nil && !prev.Before(lastSeen) {
 		return prev
 	}
 	return &at

@@ -413,3 +413,18 @@ func TestFlows(t *testing.T) {
 		}
 	}
 }
+
+func TestClosingAfterALateEntry(t *testing.T) {
+	// Closed on the 12th, then an entry about the 14th is written on the
+	// 30th: the pattern closes again a week after the 14th.
+	h := newHistory("2026-11-30T12:00:00Z", "UTC").
+		prior(Prior{ID: "p1", CategoryID: "boss", Status: Detected, ClosedAt: ptr(at("2026-11-12T09:00:00Z"))}).
+		add("2026-11-01T09:00:00Z", "c:boss", "f:anxious").
+		add("2026-11-03T09:00:00Z", "c:boss", "f:anxious").
+		add("2026-11-05T09:00:00Z", "c:boss", "f:anxious").
+		add("2026-11-14T09:00:00Z", "c:boss", "f:anxious")
+	p := find(Run(h.in), "boss")
+	if p.ClosedAt == nil || !p.ClosedAt.Equal(at("2026-11-21T09:00:00Z")) {
+		t.Fatalf("closed at %v, want a week after the late entry", p.ClosedAt)
+	}
+}

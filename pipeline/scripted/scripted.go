@@ -158,20 +158,20 @@ func matchEntries(text string, entries map[string]Entry) []string {
 	return out
 }
 
-// segment starts a situation at each sentence naming a trigger, extends it
-// over sentences that name something else, and skips sentences naming
-// nothing (which also end the situation).
+// segment starts a situation at each sentence naming a trigger or a good
+// behaviour, extends it over sentences that name something else, and skips
+// sentences naming nothing (which also end the situation).
 func (l *Lexicon) segment(sentences []numberedLine) []map[string]int {
 	out := []map[string]int{}
 	open := false
 	for _, s := range sentences {
 		n, _ := strconv.Atoi(s.ref)
-		trigger := len(matchEntries(s.text, l.Triggers)) > 0
-		anything := trigger || len(l.tagsOf(s.text)) > 0
+		starts := len(matchEntries(s.text, l.Triggers)) > 0 || len(matchEntries(s.text, l.GoodBehaviours)) > 0
+		anything := starts || len(l.tagsOf(s.text)) > 0
 		switch {
 		case !anything:
 			open = false
-		case trigger || !open:
+		case starts || !open:
 			out = append(out, map[string]int{"first": n, "last": n})
 			open = true
 		default:
