@@ -50,10 +50,10 @@ type Pipeline struct {
 	opts     Options
 	wake     chan struct{}
 	describe chan string // users whose pattern descriptions need writing
-	cancel  context.CancelFunc
-	wg      sync.WaitGroup
-	down    atomic.Int32 // consecutive runs that found Ollama unavailable
-	running atomic.Int32
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup
+	down     atomic.Int32 // consecutive runs that found Ollama unavailable
+	running  atomic.Int32
 }
 
 // New returns a pipeline; Start starts its workers.
