@@ -29,6 +29,9 @@ CREATE TABLE segments (
     start      INTEGER NOT NULL,
     end        INTEGER NOT NULL,
     text       TEXT NOT NULL,
+    -- the ids of the segment's tags in order, comma-separated: a copy of
+    -- segment_tags that lets detection read a segment in one row
+    tag_ids    TEXT NOT NULL DEFAULT '',
     UNIQUE (capture_id, position)
 );
 

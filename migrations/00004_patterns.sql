@@ -17,6 +17,9 @@ CREATE TABLE patterns (
     description_locale TEXT NOT NULL DEFAULT '',
     status             TEXT NOT NULL DEFAULT 'detected' CHECK (status IN ('detected', 'accepted', 'rejected')),
     captures_count     INTEGER NOT NULL DEFAULT 0,
+    -- hash of the correlations and flows last written, so an unchanged set
+    -- is not rewritten on every run
+    links_hash         TEXT NOT NULL DEFAULT '',
     last_detected_at   TEXT NOT NULL,
     closed_at          TEXT,
     created_at         TEXT NOT NULL,

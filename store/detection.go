@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"strings"
 	"time"
 )
 
@@ -34,6 +35,7 @@ type TagFact struct {
 type PatternState struct {
 	ID, CategoryID, Status string
 	ClosedAt               *time.Time
+	LinksHash              string // see DetectedPattern.LinksHash
 }
 
 // CorrelationState is a reviewed correlation.
@@ -64,33 +66,49 @@ func (s *Store) DetectionFacts(ctx context.Context, userID string) (*Facts, erro
 		}
 		rows.Close()
 
-		rows, err = tx.QueryContext(ctx, `SELECT sg.id, sg.capture_id, c.occurred_at, t.id, t.type, t.name, coalesce(t.category_id, ''), coalesce(t.feeling_id, '')
-			FROM captures c JOIN segments sg ON sg.capture_id = c.id JOIN segment_tags st ON st.segment_id = sg.id JOIN tags t ON t.id = st.tag_id
-			WHERE c.user_id = ? AND c.status = 'processed' ORDER BY sg.id, st.position`, userID)
+		// The user's tags, then each segment with its tag ids in one row
+		// (segments.tag_ids): one row a segment rather than a row a tag keeps
+		// ten years of journal quick to read.
+		tags := map[string]TagFact{}
+		rows, err = tx.QueryContext(ctx, `SELECT id, type, name, coalesce(category_id, ''), coalesce(feeling_id, '') FROM tags WHERE user_id = ?`, userID)
 		if err != nil {
 			return err
 		}
-		var at, last string
-		var occurred time.Time
 		for rows.Next() {
-			var segID, capID string
 			var t TagFact
-			if err := rows.Scan(&segID, &capID, &at, &t.ID, &t.Type, &t.Name, &t.CategoryID, &t.FeelingID); err != nil {
+			if err := rows.Scan(&t.ID, &t.Type, &t.Name, &t.CategoryID, &t.FeelingID); err != nil {
 				rows.Close()
 				return err
 			}
-			if n := len(f.Segments); n == 0 || f.Segments[n-1].ID != segID {
-				if at != last { // segments of one capture share its time
-					if occurred, err = ParseTime(at); err != nil {
-						rows.Close()
-						return err
-					}
-					last = at
-				}
-				f.Segments = append(f.Segments, SegmentFact{ID: segID, CaptureID: capID, OccurredAt: occurred})
+			tags[t.ID] = t
+		}
+		rows.Close()
+		rows, err = tx.QueryContext(ctx, `SELECT sg.id, sg.capture_id, c.occurred_at, sg.tag_ids
+			FROM captures c JOIN segments sg ON sg.capture_id = c.id
+			WHERE c.user_id = ? AND c.status = 'processed' AND sg.tag_ids != ''`, userID)
+		if err != nil {
+			return err
+		}
+		var at, last, ids string
+		var occurred time.Time
+		for rows.Next() {
+			var sg SegmentFact
+			if err := rows.Scan(&sg.ID, &sg.CaptureID, &at, &ids); err != nil {
+				rows.Close()
+				return err
 			}
-			sg := &f.Segments[len(f.Segments)-1]
-			sg.Tags = append(sg.Tags, t)
+			if at != last { // segments of one capture share its time
+				if occurred, err = ParseTime(at); err != nil {
+					rows.Close()
+					return err
+				}
+				last = at
+			}
+			sg.OccurredAt = occurred
+			for id := range strings.SplitSeq(ids, ",") {
+				sg.Tags = append(sg.Tags, tags[id])
+			}
+			f.Segments = append(f.Segments, sg)
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
@@ -125,14 +143,14 @@ func (s *Store) DetectionFacts(ctx context.Context, userID string) (*Facts, erro
 		}
 		rows.Close()
 
-		rows, err = tx.QueryContext(ctx, `SELECT id, category_id, status, closed_at FROM patterns WHERE user_id = ?`, userID)
+		rows, err = tx.QueryContext(ctx, `SELECT id, category_id, status, closed_at, links_hash FROM patterns WHERE user_id = ?`, userID)
 		if err != nil {
 			return err
 		}
 		for rows.Next() {
 			var p PatternState
 			var closed sql.NullString
-			if err := rows.Scan(&p.ID, &p.CategoryID, &p.Status, &closed); err != nil {
+			if err := rows.Scan(&p.ID, &p.CategoryID, &p.Status, &closed, &p.LinksHash); err != nil {
 				rows.Close()
 				return err
 			}
@@ -175,6 +193,9 @@ type DetectedPattern struct {
 	ClosedAt      *time.Time
 	Correlations  []DetectedCorrelation
 	Flows         []Flow
+	// LinksHash sums up Correlations and Flows; when it equals the stored
+	// one, they are not written again.
+	LinksHash string
 }
 
 // DetectedCorrelation is a correlation as a detection run found it.
@@ -232,14 +253,18 @@ func lastSeen(p DetectedPattern) any {
 	return FormatTime(p.LastSeen)
 }
 
-// saveLinks replaces a pattern's detected correlations and its flows.
+// saveLinks replaces a pattern's detected correlations and its flows,
+// unless they are the ones stored already.
 func saveLinks(ctx context.Context, tx *sql.Tx, p DetectedPattern, now string) error {
-	var status string
-	if err := tx.QueryRowContext(ctx, `SELECT status FROM patterns WHERE id = ?`, p.ID).Scan(&status); err != nil {
+	var status, hash string
+	if err := tx.QueryRowContext(ctx, `SELECT status, links_hash FROM patterns WHERE id = ?`, p.ID).Scan(&status, &hash); err != nil {
 		return err
 	}
-	if status == PatternRejected {
+	if status == PatternRejected || (hash == p.LinksHash && hash != "") {
 		return nil
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE patterns SET links_hash = ? WHERE id = ?`, p.LinksHash, p.ID); err != nil {
+		return err
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM correlations WHERE pattern_id = ? AND status = 'detected'`, p.ID); err != nil {
 		return err

@@ -291,7 +291,7 @@ func (s *Store) ReviewPattern(ctx context.Context, userID, id, status string) (*
 			return nil
 		case status == PatternRejected:
 			for _, q := range []string{
-				`UPDATE patterns SET status = 'rejected', urgent = 0, closed_at = coalesce(closed_at, ?1), updated_at = ?1 WHERE id = ?2`,
+				`UPDATE patterns SET status = 'rejected', urgent = 0, links_hash = '', closed_at = coalesce(closed_at, ?1), updated_at = ?1 WHERE id = ?2`,
 				`UPDATE categories SET rejected_at = ?1 WHERE id = (SELECT category_id FROM patterns WHERE id = ?2)`,
 				`DELETE FROM flows WHERE pattern_id = ?2`,
 				`DELETE FROM correlations WHERE pattern_id = ?2`,

@@ -193,15 +193,23 @@ func (s *Store) CommitAnalysis(ctx context.Context, a *Analysis) error {
 				segID, a.CaptureID, i, sg.Start, sg.End, a.Translated[sg.Start:sg.End]); err != nil {
 				return err
 			}
+			var ids []string
 			for j, t := range sg.Tags {
 				tagID, err := upsertTag(ctx, tx, a.UserID, t, newCategories, now)
 				if err != nil {
 					return fmt.Errorf("tag %s %q: %w", t.Type, t.Name, err)
 				}
-				if _, err := tx.ExecContext(ctx, `INSERT INTO segment_tags (segment_id, tag_id, position) VALUES (?, ?, ?)
-					ON CONFLICT DO NOTHING`, segID, tagID, j); err != nil {
+				res, err := tx.ExecContext(ctx, `INSERT INTO segment_tags (segment_id, tag_id, position) VALUES (?, ?, ?)
+					ON CONFLICT DO NOTHING`, segID, tagID, j)
+				if err != nil {
 					return err
 				}
+				if n, _ := res.RowsAffected(); n == 1 {
+					ids = append(ids, tagID)
+				}
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE segments SET tag_ids = ? WHERE id = ?`, strings.Join(ids, ","), segID); err != nil {
+				return err
 			}
 		}
 		return pruneOrphans(ctx, tx, a.UserID)

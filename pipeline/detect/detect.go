@@ -159,17 +159,11 @@ type Flow struct {
 	Behaviour string
 }
 
-// day numbers a local calendar day, so days compare and subtract as ints.
-func day(t time.Time, loc *time.Location) int {
-	y, m, d := t.In(loc).Date()
-	return int(time.Date(y, m, d, 12, 0, 0, 0, time.UTC).Unix() / 86400)
-}
-
 // categoryFacts gathers what one category's segments say.
 type categoryFacts struct {
 	segments     []*Segment
-	days         map[int]bool
-	feelingDays  map[string]map[int]bool
+	days         days
+	feelingDays  map[string]days
 	feelingCount map[string]int
 	captures     map[string]bool
 	lastSeen     time.Time
@@ -182,53 +176,76 @@ func Run(in Input) []Pattern {
 	if loc == nil {
 		loc = time.UTC
 	}
-	today := day(in.Now, loc)
-	writtenDays := map[int]bool{}
-	for _, c := range in.Captures {
-		writtenDays[day(c.OccurredAt, loc)] = true
+	// Days are numbered from the journal's first day, as bits of a set.
+	first := day(in.Now, loc)
+	segDays := make([]int, len(in.Segments))
+	capDays := make([]int, len(in.Captures))
+	for i, c := range in.Captures {
+		capDays[i] = day(c.OccurredAt, loc)
+		first = min(first, capDays[i])
+	}
+	for i, sg := range in.Segments {
+		segDays[i] = day(sg.OccurredAt, loc)
+		first = min(first, segDays[i])
+	}
+	today := day(in.Now, loc) - first
+	span := today + 1
+	for i := range capDays {
+		capDays[i] -= first
+		span = max(span, capDays[i]+1)
+	}
+	for i := range segDays {
+		segDays[i] -= first
+		span = max(span, segDays[i]+1)
+	}
+	written := newDays(span)
+	for _, d := range capDays {
+		written.add(d)
 	}
 
 	facts := map[string]*categoryFacts{}
-	tagDays := map[string]map[int]bool{} // correlated tag -> days
+	tagDays := map[string]days{} // correlated tag -> days
 	tagInfo := map[string]Tag{}
+	var feelings []string
 	for i := range in.Segments {
 		sg := &in.Segments[i]
-		d := day(sg.OccurredAt, loc)
-		var feelings []string
+		d := segDays[i]
+		feelings = feelings[:0]
 		for _, t := range sg.Tags {
 			if t.FeelingID != "" {
 				feelings = append(feelings, t.FeelingID)
 			}
-			if slices.Contains(CorrelatedTypes, t.Type) {
-				if tagDays[t.ID] == nil {
-					tagDays[t.ID] = map[int]bool{}
-					tagInfo[t.ID] = t
+			if t.Type == "person" || t.Type == "location" || t.Type == "activity" {
+				td, ok := tagDays[t.ID]
+				if !ok {
+					td = newDays(span)
+					tagDays[t.ID], tagInfo[t.ID] = td, t
 				}
-				tagDays[t.ID][d] = true
+				td.add(d)
 			}
 		}
-		seen := map[string]bool{}
-		for _, t := range sg.Tags {
-			if t.CategoryID == "" || seen[t.CategoryID] {
+		for j, t := range sg.Tags {
+			if t.CategoryID == "" || categoryBefore(sg.Tags[:j], t.CategoryID) {
 				continue
 			}
-			seen[t.CategoryID] = true
 			f := facts[t.CategoryID]
 			if f == nil {
-				f = &categoryFacts{days: map[int]bool{}, feelingDays: map[string]map[int]bool{}, feelingCount: map[string]int{}, captures: map[string]bool{}}
+				f = &categoryFacts{days: newDays(span), feelingDays: map[string]days{}, feelingCount: map[string]int{}, captures: map[string]bool{}}
 				facts[t.CategoryID] = f
 			}
 			f.segments = append(f.segments, sg)
-			f.days[d] = true
+			f.days.add(d)
 			f.captures[sg.CaptureID] = true
 			if sg.OccurredAt.After(f.lastSeen) {
 				f.lastSeen = sg.OccurredAt
 			}
 			for _, fl := range feelings {
-				if f.feelingDays[fl] == nil {
-					f.feelingDays[fl] = map[int]bool{}
+				fd, ok := f.feelingDays[fl]
+				if !ok {
+					fd = newDays(span)
+					f.feelingDays[fl] = fd
 				}
-				f.feelingDays[fl][d] = true
+				fd.add(d)
 				f.feelingCount[fl]++
 			}
 		}
@@ -255,8 +272,8 @@ func Run(in Input) []Pattern {
 		f := facts[catID]
 		qualifies := false
 		if f != nil {
-			for _, days := range f.feelingDays {
-				if len(days) >= MinDays {
+			for _, fd := range f.feelingDays {
+				if fd.count() >= MinDays {
 					qualifies = true
 					break
 				}
@@ -269,10 +286,10 @@ func Run(in Input) []Pattern {
 		if f != nil {
 			pat.Feelings = topFeelings(f, in.Feelings)
 			pat.Sentiment = sentiment(cat.Kind, f, pat.Feelings, in.Feelings)
-			pat.Impact = impact(len(f.days), len(writtenDays))
+			pat.Impact = impact(f.days.count(), written.count())
 			pat.CapturesCount = len(f.captures)
 			pat.LastSeen = f.lastSeen
-			pat.Correlations = correlate(f.days, writtenDays, tagDays, tagInfo, reviewed[p.ID])
+			pat.Correlations = correlate(f.days, written, tagDays, tagInfo, reviewed[p.ID])
 			pat.Flows = flows(catID, cat.Kind, f.segments, pat.Feelings)
 		}
 		switch {
@@ -350,21 +367,32 @@ func impact(days, written int) string {
 	return "high"
 }
 
-func urgent(days map[int]bool, today int) bool {
+func urgent(seen days, today int) bool {
 	n := 0
-	for d := range days {
-		if d <= today && d > today-UrgentWindow {
+	for d := today - UrgentWindow + 1; d <= today; d++ {
+		if seen.has(d) {
 			n++
 		}
 	}
 	return n >= UrgentDays
 }
 
+// categoryBefore reports whether a tag of the category comes earlier in the
+// segment, so that a segment counts once per category.
+func categoryBefore(tags []Tag, categoryID string) bool {
+	for _, t := range tags {
+		if t.CategoryID == categoryID {
+			return true
+		}
+	}
+	return false
+}
+
 // correlate compares, for each person, location and activity, the share of
 // days with the tag on which the pattern showed up against the share of
 // days without it, and keeps the top few per type that beat the baseline,
 // plus those the user accepted; rejected ones never come back.
-func correlate(patternDays, written map[int]bool, tagDays map[string]map[int]bool, info map[string]Tag, reviewed map[string]string) []Correlation {
+func correlate(patternDays, written days, tagDays map[string]days, info map[string]Tag, reviewed map[string]string) []Correlation {
 	byType := map[string][]Correlation{}
 	var accepted []Correlation
 	for tagID, days := range tagDays {
@@ -372,17 +400,12 @@ func correlate(patternDays, written map[int]bool, tagDays map[string]map[int]boo
 		if status == Rejected {
 			continue
 		}
-		with, together := len(days), 0
-		for d := range days {
-			if patternDays[d] {
-				together++
-			}
-		}
-		without := len(written) - with
+		with, together := days.count(), days.common(patternDays)
+		without := written.count() - with
 		c := Correlation{TagID: tagID, Type: info[tagID].Type, Name: info[tagID].Name, Amount: together}
 		if with >= MinSideDays && without >= MinSideDays && together >= 2 {
 			rateWith := float64(together) / float64(with)
-			rateWithout := float64(len(patternDays)-together) / float64(without)
+			rateWithout := float64(patternDays.count()-together) / float64(without)
 			if rateWith > rateWithout {
 				c.Lift = math.Inf(1)
 				if rateWithout > 0 {

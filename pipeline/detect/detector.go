@@ -2,6 +2,9 @@ package detect
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"sync"
 	"time"
 
@@ -42,10 +45,11 @@ func (d *Detector) Detect(ctx context.Context, userID string) error {
 	if err != nil {
 		loc = time.UTC
 	}
-	return d.store.SaveDetection(ctx, userID, toStore(Run(toInput(facts, d.now(), loc))))
+	return d.store.SaveDetection(ctx, userID, toStore(Run(InputFrom(facts, d.now(), loc))))
 }
 
-func toInput(f *store.Facts, now time.Time, loc *time.Location) Input {
+// InputFrom turns stored facts into detection input.
+func InputFrom(f *store.Facts, now time.Time, loc *time.Location) Input {
 	in := Input{Now: now, Location: loc,
 		Captures:   make([]Capture, len(f.Captures)),
 		Segments:   make([]Segment, len(f.Segments)),
@@ -69,7 +73,7 @@ func toInput(f *store.Facts, now time.Time, loc *time.Location) Input {
 		in.Feelings[fl.ID] = Feeling{ID: fl.ID, Name: fl.Name, Valence: fl.Valence}
 	}
 	for _, p := range f.Patterns {
-		in.Patterns = append(in.Patterns, Prior(p))
+		in.Patterns = append(in.Patterns, Prior{ID: p.ID, CategoryID: p.CategoryID, Status: p.Status, ClosedAt: p.ClosedAt})
 	}
 	for _, c := range f.Correlations {
 		in.Correlations = append(in.Correlations, PriorCorrelation(c))
@@ -91,7 +95,20 @@ func toStore(patterns []Pattern) []store.DetectedPattern {
 		for _, f := range p.Flows {
 			dp.Flows = append(dp.Flows, store.Flow{SegmentID: f.SegmentID, Trigger: f.Trigger, Feeling: f.Feeling, Behaviour: f.Behaviour})
 		}
+		dp.LinksHash = linksHash(p)
 		out[i] = dp
 	}
 	return out
+}
+
+// linksHash sums up a pattern's correlations and flows.
+func linksHash(p Pattern) string {
+	h := sha256.New()
+	for _, c := range p.Correlations {
+		fmt.Fprintf(h, "c\x00%s\x00%d\x00%s\n", c.TagID, c.Amount, c.Impact)
+	}
+	for _, f := range p.Flows {
+		fmt.Fprintf(h, "f\x00%s\x00%s\x00%s\x00%s\n", f.SegmentID, f.Trigger, f.Feeling, f.Behaviour)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -259,7 +259,7 @@ func describe(user string) string {
 		fields[m[1]] = m[2]
 	}
 	pattern, _, _ := strings.Cut(fields["Pattern"], " (")
-	if strings.HasPrefix(fields["Language"], "Portuguese") {
+	if strings.Contains(fields["Language"], "Portuguese") {
 		return fmt.Sprintf("Isto volta muitas vezes: %s. Costuma sentir-se %s.", pattern, fields["Feelings it comes with"])
 	}
 	return fmt.Sprintf("This keeps coming back for you: %s. You tend to feel %s when it does.", pattern, fields["Feelings it comes with"])

@@ -1,0 +1,108 @@
+package pipeline_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ollama/ollama/api"
+
+	"github.com/recur-journal/recur/pipeline"
+	"github.com/recur-journal/recur/pipeline/detect"
+	"github.com/recur-journal/recur/pipeline/fakeollama"
+	"github.com/recur-journal/recur/store"
+	"github.com/recur-journal/recur/store/storetest"
+)
+
+// describedEnv runs three days of the boss criticising the user through the
+// pipeline, with detection, so that one pattern needs a description.
+func describedEnv(t *testing.T) (*env, string) {
+	t.Helper()
+	now := time.Date(2026, 11, 5, 20, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	e := newEnv(t)
+	e.store = storetest.MustOpenAt(t, filepath.Join(t.TempDir(), "d.db"), clock)
+	e.user = storetest.MustCreateUser(t, e.store, "d@example.com")
+	e.pipe = e.newPipeline(func(o *pipeline.Options) { o.Store = e.store; o.Detector = detect.NewDetector(e.store, clock) })
+	ctx := context.Background()
+	for d := 1; d <= 3; d++ {
+		c := &store.Capture{UserID: e.user.ID, Original: "My boss criticised my report. I felt anxious.", OccurredAt: now.AddDate(0, 0, -d)}
+		if err := e.store.CreateCapture(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.pipe.ProcessNext(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list, _, err := e.store.ListPatterns(ctx, e.user.ID, store.Page{Page: 1, Limit: 10})
+	if err != nil || len(list) != 1 {
+		t.Fatalf("patterns = %v, %v", list, err)
+	}
+	return e, list[0].ID
+}
+
+func TestDescribe(t *testing.T) {
+	ctx := context.Background()
+	t.Run("Written", func(t *testing.T) {
+		e, id := describedEnv(t)
+		p, _ := e.store.FindPattern(ctx, e.user.ID, id)
+		if !strings.HasPrefix(p.Description, "This keeps coming back for you: criticism at work.") || p.DescriptionLocale != "en" {
+			t.Fatalf("description = %q (%s)", p.Description, p.DescriptionLocale)
+		}
+		var describe *api.ChatRequest
+		for _, c := range e.fake.Calls() {
+			if c.Request != nil && strings.HasPrefix(c.Request.Messages[0].Content, "You write the description") {
+				describe = c.Request
+			}
+		}
+		if describe == nil || !strings.Contains(describe.Messages[1].Content, "My boss criticised my report.") ||
+			!strings.Contains(describe.Messages[1].Content, "Language: English (en)") {
+			t.Fatalf("describe request = %+v", describe)
+		}
+	})
+	t.Run("RewrittenWhenLocaleChanges", func(t *testing.T) {
+		e, id := describedEnv(t)
+		if err := e.store.PutSetting(ctx, e.user.ID, &store.Setting{Key: "app_locale", Value: "pt-PT"}); err != nil {
+			t.Fatal(err)
+		}
+		e.start()
+		e.pipe.Redescribe(e.user.ID)
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			p, _ := e.store.FindPattern(ctx, e.user.ID, id)
+			if p.DescriptionLocale == "pt-PT" {
+				if !strings.HasPrefix(p.Description, "Isto volta muitas vezes") {
+					t.Fatalf("description = %q, want Portuguese", p.Description)
+				}
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("description still in %q after 5s", p.DescriptionLocale)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	})
+	t.Run("UngroundedRefused", func(t *testing.T) {
+		e, id := describedEnv(t)
+		// Another capture names Sam; a description of the boss pattern may not.
+		if err := e.store.PutSetting(ctx, e.user.ID, &store.Setting{Key: "app_locale", Value: "en-GB"}); err != nil {
+			t.Fatal(err)
+		}
+		c := &store.Capture{UserID: e.user.ID, Original: "Cooked dinner at home with Sam. I felt content."}
+		if err := e.store.CreateCapture(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+		e.answerWith(func(step string, _ *api.ChatRequest) (fakeollama.Reply, bool) {
+			return fakeollama.Reply{Content: `{"description":"You feel anxious when your boss and Sam criticise you."}`}, step == "describe"
+		})
+		if _, err := e.pipe.ProcessNext(ctx); err != nil {
+			t.Fatal(err)
+		}
+		p, _ := e.store.FindPattern(ctx, e.user.ID, id)
+		if strings.Contains(p.Description, "Sam") || p.DescriptionLocale != "en" {
+			t.Fatalf("an ungrounded description was kept: %q (%s)", p.Description, p.DescriptionLocale)
+		}
+	})
+}

@@ -1,0 +1,110 @@
+package detect_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/recur-journal/recur/pipeline/detect"
+	"github.com/recur-journal/recur/store"
+	"github.com/recur-journal/recur/store/storetest"
+)
+
+// tenYears makes a journal of a capture a day for ten years, four or five
+// segments each (about 15,000), with triggers, behaviours, feelings and
+// persons, locations and activities drawn from fixed pools.
+func tenYears(seed uint64) []store.Analysis {
+	r := rand.New(rand.NewPCG(seed, seed))
+	feelings := []string{"anxious", "stressed", "calm", "proud", "sad", "tired", "content", "frustrated", "guilty", "grateful"}
+	pick := func(prefix string, n int) string { return fmt.Sprintf("%s %d", prefix, r.IntN(n)) }
+	var out []store.Analysis
+	for d := range 3650 {
+		a := store.Analysis{Translated: fmt.Sprintf("day %d", d)}
+		for range 4 + d%2*(r.IntN(2)) + (d % 3 / 2) {
+			tags := []store.NewTag{
+				{Type: store.TagTrigger, Name: pick("trigger", 120), NewCategory: pick("trigger topic", 30)},
+				{Type: store.TagBadBehaviour, Name: pick("bad", 60), NewCategory: pick("bad topic", 15)},
+				{Type: store.TagGoodBehaviour, Name: pick("good", 60), NewCategory: pick("good topic", 15)},
+				{Type: store.TagPerson, Name: pick("person", 25)},
+				{Type: store.TagLocation, Name: pick("place", 12)},
+				{Type: store.TagActivity, Name: pick("activity", 18)},
+			}
+			f := feelings[r.IntN(len(feelings))]
+			typ := store.TagNegativeFeeling
+			if f == "calm" || f == "proud" || f == "content" || f == "grateful" {
+				typ = store.TagPositiveFeeling
+			}
+			tags = append(tags, store.NewTag{Type: typ, Name: f, FeelingID: f})
+			a.Segments = append(a.Segments, store.AnalysedSegment{Start: 0, End: len(a.Translated), Tags: tags})
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+var start = time.Date(2016, 11, 1, 19, 0, 0, 0, time.UTC)
+
+// loadTenYears stores the journal for one user.
+func loadTenYears(b *testing.B) (*store.Store, *store.User, func() time.Time) {
+	now := start.AddDate(0, 0, 3650)
+	clock := func() time.Time { return now }
+	s := storetest.MustOpenAt(b, filepath.Join(b.TempDir(), "ten.db"), clock)
+	u := storetest.MustCreateUser(b, s, "decade@example.com")
+	ctx := context.Background()
+	segments := 0
+	for d, a := range tenYears(1) {
+		c := &store.Capture{UserID: u.ID, Original: a.Translated, OccurredAt: start.AddDate(0, 0, d)}
+		if err := s.CreateCapture(ctx, c); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.ClaimCapture(ctx); err != nil {
+			b.Fatal(err)
+		}
+		a.CaptureID, a.UserID, a.Language = c.ID, u.ID, "en"
+		if err := s.CommitAnalysis(ctx, &a); err != nil {
+			b.Fatal(err)
+		}
+		segments += len(a.Segments)
+	}
+	b.Logf("%d captures, %d segments", 3650, segments)
+	return s, u, clock
+}
+
+// BenchmarkRun is detection alone: the counting over ten years of facts
+// already in memory.
+func BenchmarkRun(b *testing.B) {
+	s, u, clock := loadTenYears(b)
+	facts, err := s.DetectionFacts(context.Background(), u.ID)
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := detect.InputFrom(facts, clock(), time.UTC)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if len(detect.Run(in)) == 0 {
+			b.Fatal("no patterns")
+		}
+	}
+}
+
+// BenchmarkDetect is a whole detection run as the pipeline makes it: load
+// ten years of facts from SQLite, count, and save the result.
+func BenchmarkDetect(b *testing.B) {
+	s, u, clock := loadTenYears(b)
+	d := detect.NewDetector(s, clock)
+	ctx := context.Background()
+	if err := d.Detect(ctx, u.ID); err != nil { // the first run creates the patterns
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if err := d.Detect(ctx, u.ID); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
