@@ -1,10 +1,15 @@
 package pipeline
 
 import (
+	"context"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/robfig/cron/v3"
+
+	"github.com/recur-journal/recur/store"
+	"github.com/recur-journal/recur/store/storetest"
 )
 
 func TestNightlyDue(t *testing.T) {
@@ -68,3 +73,34 @@ func TestNightlyScheduleMeetsEveryOffset(t *testing.T) {
 		}
 	}
 }
+
+func TestNightly(t *testing.T) {
+	ctx := context.Background()
+	now := time.Date(2026, 11, 22, 0, 5, 0, 0, time.UTC) // 05:35 in Kolkata, 00:05 in Lisbon
+	s := storetest.MustOpenAt(t, filepath.Join(t.TempDir(), "n.db"), func() time.Time { return now })
+	kolkata := storetest.MustCreateUser(t, s, "k@example.com")
+	if err := s.PutSetting(ctx, kolkata.ID, &store.Setting{Key: "timezone", Value: "Asia/Kolkata"}); err != nil {
+		t.Fatal(err)
+	}
+	lisbon := storetest.MustCreateUser(t, s, "l@example.com")
+	if err := s.PutSetting(ctx, lisbon.ID, &store.Setting{Key: "timezone", Value: "Europe/Lisbon"}); err != nil {
+		t.Fatal(err)
+	}
+	var ran []string
+	p := New(Options{Store: s, Detector: detectorFunc(func(_ context.Context, id string) error { ran = append(ran, id); return nil })})
+	if n, err := p.Nightly(ctx); err != nil || n != 2 {
+		t.Fatalf("first sweep ran for %d users (%v), want both (never ran before)", n, err)
+	}
+	ran = nil
+	if n, _ := p.Nightly(ctx); n != 0 {
+		t.Fatalf("second sweep at the same time ran for %d users, want none", n)
+	}
+	now = time.Date(2026, 11, 22, 18, 30, 0, 0, time.UTC) // the next midnight in Kolkata; 18:30 in Lisbon
+	if n, _ := p.Nightly(ctx); n != 1 || ran[0] != kolkata.ID {
+		t.Fatalf("sweep at Kolkata's midnight ran for %v, want Kolkata alone", ran)
+	}
+}
+
+type detectorFunc func(ctx context.Context, userID string) error
+
+func (f detectorFunc) Detect(ctx context.Context, userID string) error { return f(ctx, userID) }

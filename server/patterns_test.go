@@ -160,6 +160,24 @@ func TestPatterns(t *testing.T) {
 	})
 }
 
+func TestDeleteClosesPattern(t *testing.T) {
+	h := newHarness(t, func(o *server.Options) { o.Analyser = detecting{detect.NewDetector(o.Store, nil)} })
+	work := seed(t, h, h.alice)["criticism at work"]
+	data := h.do("GET", "/api/patterns/"+work, h.tokenA, nil).JSON(t)["data"].(map[string]any)
+	first := data["captures"].([]any)[0].(map[string]any)["id"].(string)
+	if res := h.do("DELETE", "/api/captures/"+first, h.tokenA, nil); res.Status != 204 {
+		t.Fatalf("delete: %d", res.Status)
+	}
+	res := h.do("GET", "/api/patterns/"+work, h.tokenA, nil)
+	data = res.JSON(t)["data"].(map[string]any)
+	if res.Status != 200 || data["closed_at"] == nil || data["captures_count"] != 2.0 {
+		t.Fatalf("after deleting one of its three days: %s", res.Body)
+	}
+	if list := h.do("GET", "/api/patterns", h.tokenA, nil); strings.Contains(string(list.Body), work) {
+		t.Fatalf("a closed pattern is listed: %s", list.Body)
+	}
+}
+
 func TestTimeline(t *testing.T) {
 	h := newHarness(t)
 	seed(t, h, h.alice)
