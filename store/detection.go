@@ -47,24 +47,12 @@ type CorrelationState struct {
 func (s *Store) DetectionFacts(ctx context.Context, userID string) (*Facts, error) {
 	f := &Facts{}
 	err := s.view(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT id, status, occurred_at FROM captures WHERE user_id = ? AND status = 'processed'`, userID)
+		var err error
+		f.Captures, err = captureRefs(ctx, tx, `SELECT id, status, occurred_at FROM captures WHERE user_id = ? AND status = 'processed'`, userID)
 		if err != nil {
 			return err
 		}
-		for rows.Next() {
-			var c CaptureRef
-			var at string
-			if err := rows.Scan(&c.ID, &c.Status, &at); err != nil {
-				rows.Close()
-				return err
-			}
-			if c.OccurredAt, err = ParseTime(at); err != nil {
-				rows.Close()
-				return err
-			}
-			f.Captures = append(f.Captures, c)
-		}
-		rows.Close()
+		var rows *sql.Rows
 
 		// The user's tags, then each segment with its tag ids in one row
 		// (segments.tag_ids): one row a segment rather than a row a tag keeps

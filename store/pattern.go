@@ -205,30 +205,17 @@ type PatternDetail struct {
 func (s *Store) PatternDetail(ctx context.Context, p *Pattern) (*PatternDetail, error) {
 	d := &PatternDetail{Captures: []CaptureRef{}, Correlations: []Correlation{}, Flows: []Flow{}}
 	err := s.view(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT cp.id, cp.status, cp.occurred_at FROM captures cp
+		var err error
+		d.Captures, err = captureRefs(ctx, tx, `SELECT DISTINCT cp.id, cp.status, cp.occurred_at FROM captures cp
 			JOIN segments sg ON sg.capture_id = cp.id JOIN segment_tags st ON st.segment_id = sg.id JOIN tags t ON t.id = st.tag_id
 			WHERE t.category_id = ? AND cp.user_id = ? ORDER BY cp.occurred_at DESC, cp.id DESC`, p.CategoryID, p.UserID)
 		if err != nil {
 			return err
 		}
-		for rows.Next() {
-			var c CaptureRef
-			var at string
-			if err := rows.Scan(&c.ID, &c.Status, &at); err != nil {
-				rows.Close()
-				return err
-			}
-			if c.OccurredAt, err = ParseTime(at); err != nil {
-				rows.Close()
-				return err
-			}
-			d.Captures = append(d.Captures, c)
-		}
-		rows.Close()
 		if d.Correlations, err = correlationsOf(ctx, tx, `co.pattern_id = ? AND co.status != 'rejected'`, p.ID); err != nil {
 			return err
 		}
-		rows, err = tx.QueryContext(ctx, `SELECT f.id, f.pattern_id, f.segment_id, f.trigger, f.feeling, f.behaviour FROM flows f
+		rows, err := tx.QueryContext(ctx, `SELECT f.id, f.pattern_id, f.segment_id, f.trigger, f.feeling, f.behaviour FROM flows f
 			JOIN segments sg ON sg.id = f.segment_id JOIN captures cp ON cp.id = sg.capture_id
 			WHERE f.pattern_id = ? ORDER BY cp.occurred_at, sg.position`, p.ID)
 		if err != nil {
@@ -425,4 +412,26 @@ func (s *Store) PatternSegments(ctx context.Context, p *Pattern, limit int) ([]S
 		return nil
 	})
 	return out, err
+}
+
+// captureRefs runs a query selecting id, status and occurred_at of captures.
+func captureRefs(ctx context.Context, q querier, query string, args ...any) ([]CaptureRef, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []CaptureRef{}
+	for rows.Next() {
+		var c CaptureRef
+		var at string
+		if err := rows.Scan(&c.ID, &c.Status, &at); err != nil {
+			return nil, err
+		}
+		if c.OccurredAt, err = ParseTime(at); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
 }

@@ -24,28 +24,17 @@ func (s *Store) Timeline(ctx context.Context, userID string, from, to time.Time)
 	var out []TimelineCapture
 	err := s.view(ctx, func(tx *sql.Tx) error {
 		args := []any{userID, FormatTime(from), FormatTime(to)}
-		rows, err := tx.QueryContext(ctx, `SELECT id, status, occurred_at FROM captures
+		refs, err := captureRefs(ctx, tx, `SELECT id, status, occurred_at FROM captures
 			WHERE user_id = ? AND occurred_at >= ? AND occurred_at < ? ORDER BY occurred_at, id`, args...)
 		if err != nil {
 			return err
 		}
 		index := map[string]int{}
-		for rows.Next() {
-			var c TimelineCapture
-			var at string
-			if err := rows.Scan(&c.ID, &c.Status, &at); err != nil {
-				rows.Close()
-				return err
-			}
-			if c.OccurredAt, err = ParseTime(at); err != nil {
-				rows.Close()
-				return err
-			}
+		for _, c := range refs {
 			index[c.ID] = len(out)
-			out = append(out, c)
+			out = append(out, TimelineCapture{CaptureRef: c})
 		}
-		rows.Close()
-		rows, err = tx.QueryContext(ctx, `SELECT DISTINCT cp.id, p.id, c.name, p.sentiment, p.impact
+		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT cp.id, p.id, c.name, p.sentiment, p.impact
 			FROM captures cp JOIN segments sg ON sg.capture_id = cp.id JOIN segment_tags st ON st.segment_id = sg.id
 			JOIN tags t ON t.id = st.tag_id JOIN patterns p ON p.category_id = t.category_id JOIN categories c ON c.id = p.category_id
 			WHERE cp.user_id = ? AND cp.occurred_at >= ? AND cp.occurred_at < ? AND p.status != 'rejected'
