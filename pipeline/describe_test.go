@@ -106,3 +106,38 @@ func TestDescribe(t *testing.T) {
 		}
 	})
 }
+
+// A rejected pattern's topic is left alone: a new trigger of the same
+// meaning joins its rejected category, which keeps its name, and no new
+// pattern or category grows from it.
+func TestRejectedTopicLeftAlone(t *testing.T) {
+	e, id := describedEnv(t)
+	ctx := context.Background()
+	if _, err := e.store.ReviewPattern(ctx, e.user.ID, id, store.PatternRejected); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		c := &store.Capture{UserID: e.user.ID, Original: "My boss yelled at me. I felt anxious."}
+		if err := e.store.CreateCapture(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.pipe.ProcessNext(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cats, _ := e.store.Categories(ctx, e.user.ID, store.TagTrigger)
+	if len(cats) != 1 || cats[0].Name != "criticism at work" || !cats[0].Rejected {
+		t.Fatalf("trigger categories = %+v, want the one rejected category, unchanged", cats)
+	}
+	tags, _ := e.store.Tags(ctx, e.user.ID, store.TagTrigger)
+	for _, tg := range tags {
+		if tg.Name == "harsh words from my boss" && (tg.Category == nil || tg.Category.ID != cats[0].ID) {
+			t.Fatalf("the new trigger joined %+v, want the rejected category", tg.Category)
+		}
+	}
+	p, _ := e.store.FindPattern(ctx, e.user.ID, id)
+	list, _, _ := e.store.ListPatterns(ctx, e.user.ID, store.Page{Page: 1, Limit: 10})
+	if p.Status != store.PatternRejected || len(list) != 0 {
+		t.Fatalf("pattern %s, listed %v: want it rejected and nothing listed", p.Status, list)
+	}
+}
