@@ -27,6 +27,9 @@ func (m *Main) jobs() []job {
 			}
 			return err
 		}},
+		{name: "expire-sessions", schedule: "@hourly", run: func(ctx context.Context) error {
+			return m.store.DeleteExpired(ctx)
+		}},
 	}
 }
 

@@ -5,6 +5,8 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,6 +16,8 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 	_ "time/tzdata" // every IANA zone, whatever the host has installed
@@ -24,6 +28,7 @@ import (
 	"github.com/recur-journal/recur/pipeline"
 	"github.com/recur-journal/recur/pipeline/detect"
 	"github.com/recur-journal/recur/server"
+	"github.com/recur-journal/recur/server/mail"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -69,6 +74,7 @@ type Main struct {
 	command    func(ctx context.Context) error
 	store      *store.Store
 	pipeline   *pipeline.Pipeline
+	mail       *mail.Queue
 	cron       *cron.Cron
 	http       *http.Server
 	ln         net.Listener
@@ -171,14 +177,30 @@ func (m *Main) serve(ctx context.Context) error {
 	if err := m.startJobs(ctx); err != nil {
 		return err
 	}
+	secret, err := loadSecret(m.Config.Storage.DataDir)
+	if err != nil {
+		return err
+	}
+	var sender mail.Sender = &mail.LogSender{Logger: m.Logger.With("part", "mail")}
+	if c := m.Config.Mail; c.SMTPHost != "" {
+		sender = mail.NewSMTPSender(mail.SMTPOptions{Host: c.SMTPHost, Port: c.SMTPPort, Username: c.Username,
+			Password: c.Password, From: c.From, TLS: c.TLS})
+	}
+	m.mail = mail.NewQueue(mail.QueueOptions{Sender: sender, Logger: m.Logger.With("part", "mail")})
+	m.mail.Start()
 	srv := server.New(server.Options{
-		Store:        m.store,
-		Logger:       m.Logger,
-		BaseURL:      m.Config.BaseURL(),
-		MaxBodyBytes: m.Config.Server.MaxBodyBytes,
-		Health:       &health{store: m.store, ollama: ollama, pipeline: m.pipeline},
-		Analyser:     m.pipeline,
-		Version:      version,
+		Store:           m.store,
+		Logger:          m.Logger,
+		BaseURL:         m.Config.BaseURL(),
+		MaxBodyBytes:    m.Config.Server.MaxBodyBytes,
+		Health:          &health{store: m.store, ollama: ollama, pipeline: m.pipeline},
+		Analyser:        m.pipeline,
+		Version:         version,
+		Mailer:          m.mail,
+		Secret:          secret,
+		Signup:          m.Config.Auth.Signup,
+		SessionLifetime: m.Config.Auth.SessionLifetime.Duration,
+		TokenLifetime:   m.Config.Auth.TokenLifetime.Duration,
 	})
 	ln, err := net.Listen("tcp", m.Config.Server.Addr)
 	if err != nil {
@@ -202,7 +224,7 @@ func (m *Main) serve(ctx context.Context) error {
 
 // Close stops what Run started, in order: HTTP first (letting requests in
 // flight finish), then cron, then the pipeline's workers (a run cut short
-// goes back to the queue), then the database.
+// goes back to the queue), then the mail queue, then the database.
 func (m *Main) Close() error {
 	var errs []error
 	if m.http != nil {
@@ -220,6 +242,10 @@ func (m *Main) Close() error {
 	if m.pipeline != nil {
 		m.pipeline.Stop()
 		m.pipeline = nil
+	}
+	if m.mail != nil {
+		m.mail.Stop()
+		m.mail = nil
 	}
 	if m.store != nil {
 		errs = append(errs, m.store.Close())
@@ -245,4 +271,29 @@ func (h *health) OllamaHealth(ctx context.Context) server.OllamaHealth {
 	st := h.ollama.Check(ctx)
 	return server.OllamaHealth{URL: st.URL, Reachable: st.Reachable, Version: st.Version,
 		Model: st.Model, ModelPresent: st.ModelPresent, Error: st.Problem}
+}
+
+// loadSecret reads the instance's secret from the data folder, making it on
+// first start. It signs links and sessions' codes and seals two-factor
+// secrets: losing it signs everyone out and turns two-factor off.
+func loadSecret(dataDir string) ([]byte, error) {
+	path := filepath.Join(dataDir, "secret.key")
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		key := make([]byte, 32)
+		if _, err := rand.Read(key); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(path, []byte(hex.EncodeToString(key)+"\n"), 0o600); err != nil {
+			return nil, fmt.Errorf("write %s: %w", path, err)
+		}
+		return key, nil
+	} else if err != nil {
+		return nil, err
+	}
+	key, err := hex.DecodeString(strings.TrimSpace(string(b)))
+	if err != nil || len(key) < 32 {
+		return nil, fmt.Errorf("%s is not a secret Recur made; move it away to make a new one (everyone will have to sign in again)", path)
+	}
+	return key, nil
 }

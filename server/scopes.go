@@ -33,7 +33,9 @@ const (
 	scopeFeedbackWrite  = "feedback:write"
 	scopeAll            = "*"
 	securityBearer      = "bearer"
+	securitySession     = "session"
 	securityDescription = "A personal access token, sent as `Authorization: Bearer <id>|<secret>`."
+	sessionDescription  = "The browser session cookie set by POST /login or GET /magic-links/login. A session may do everything a token with every scope may."
 )
 
 // ParseScopes reads a comma-separated list of scope names, rejecting unknown

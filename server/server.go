@@ -7,15 +7,19 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/alexedwards/scs/v2"
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
 	"github.com/recur-journal/recur/server/apidocs"
+	"github.com/recur-journal/recur/server/mail"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -40,14 +44,35 @@ type Options struct {
 	Analyser Analyser
 	// Version is the build's version, shown by the health check.
 	Version string
+	// Mailer sends sign-in mail in the background; nil drops it.
+	Mailer Mailer
+	// Secret signs links, hashes mailed codes and seals two-factor
+	// secrets. It must stay the same across restarts.
+	Secret []byte
+	// Signup lets an unknown address create an account by asking for a
+	// sign-in mail.
+	Signup bool
+	// SessionLifetime is how long a remembered browser session lasts; 0 means 30 days.
+	SessionLifetime time.Duration
+	// TokenLifetime is how long a token made by sign-in lasts; 0 means it never expires.
+	TokenLifetime time.Duration
+}
+
+// Mailer queues a mail for sending.
+type Mailer interface {
+	Enqueue(m mail.Message)
 }
 
 // Server is the HTTP API.
 type Server struct {
-	opts    Options
-	api     huma.API
-	handler http.Handler
-	docs    func() ([]byte, error) // the rendered reference, made once
+	opts     Options
+	api      huma.API
+	handler  http.Handler
+	docs     func() ([]byte, error) // the rendered reference, made once
+	sessions *scs.SessionManager
+	keys     keys
+	limiter  *limiter
+	origin   string // scheme://host of BaseURL
 }
 
 // New builds the API and its routes.
@@ -59,7 +84,25 @@ func New(opts Options) *Server {
 		opts.MaxBodyBytes = DefaultMaxBodyBytes
 	}
 	opts.BaseURL = strings.TrimRight(opts.BaseURL, "/")
-	s := &Server{opts: opts}
+	if opts.SessionLifetime <= 0 {
+		opts.SessionLifetime = 30 * 24 * time.Hour
+	}
+	s := &Server{opts: opts, keys: keys{opts.Secret}, limiter: newLimiter()}
+	if u, err := url.Parse(opts.BaseURL); err == nil {
+		s.origin = u.Scheme + "://" + u.Host
+	}
+	s.sessions = scs.New()
+	s.sessions.Store = opts.Store.Sessions()
+	s.sessions.Lifetime = opts.SessionLifetime
+	s.sessions.Cookie.Name = "recur_session"
+	s.sessions.Cookie.HttpOnly = true
+	s.sessions.Cookie.SameSite = http.SameSiteLaxMode
+	s.sessions.Cookie.Secure = strings.HasPrefix(opts.BaseURL, "https://")
+	s.sessions.Cookie.Persist = false // RememberMe decides, at sign-in
+	s.sessions.ErrorFunc = func(w http.ResponseWriter, r *http.Request, err error) {
+		logger(r.Context()).Error("session", "error", err)
+		writeJSONError(w, &apiError{status: http.StatusInternalServerError, Message: statusMessages[http.StatusInternalServerError]})
+	}
 
 	mux := http.NewServeMux()
 	config := huma.DefaultConfig("Recur API", APIVersion)
@@ -68,7 +111,8 @@ func New(opts Options) *Server {
 	config.DocsPath = ""     // served by serveDocs, with nothing fetched from elsewhere
 	config.SchemasPath = ""
 	config.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
-		securityBearer: {Type: "http", Scheme: "bearer", Description: securityDescription + "\n\nScopes:\n\n" + scopeTable()},
+		securityBearer:  {Type: "http", Scheme: "bearer", Description: securityDescription + "\n\nScopes:\n\n" + scopeTable()},
+		securitySession: {Type: "apiKey", In: "cookie", Name: "recur_session", Description: sessionDescription},
 	}
 	s.api = humago.NewWithPrefix(mux, "/api", config)
 	s.docs = sync.OnceValues(func() ([]byte, error) { return apidocs.Render(s.api.OpenAPI()) })
@@ -81,18 +125,22 @@ func New(opts Options) *Server {
 	s.registerCaptures()
 	s.registerPatterns()
 	s.registerTimeline()
+	s.registerSessions()
+	s.registerTwoFactor()
+	s.registerMagicLinks()
+	s.registerVerification()
 
 	mux.HandleFunc("GET /api/docs/api", s.serveDocs)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeJSONError(w, &apiError{status: http.StatusNotFound, Message: "No API route matches " + r.Method + " " + r.URL.Path + "."})
 	})
-	s.handler = s.withRequestLog(http.MaxBytesHandler(mux, opts.MaxBodyBytes))
+	s.handler = s.withRequestLog(http.MaxBytesHandler(s.sessions.LoadAndSave(s.checkOrigin(mux)), opts.MaxBodyBytes))
 	return s
 }
 
 const apiDescription = `The API of Recur, a private journal that notices what keeps coming back.
 
-Every route is under /api. Send and expect JSON. Every route but the health check needs a bearer token (see the security scheme for the scopes).
+Every route is under /api. Send and expect JSON. Every route but the health check and the sign-in routes needs a bearer token (see the security scheme for the scopes) or a signed-in browser session. Unsafe requests on a session are refused when they come from another origin.
 
 A single resource is {data}; a list is {data, links, meta}. Errors are {message}; validation errors (422) add errors, keyed by the field's own name, each a list of sentences. Times are UTC with six fractional digits and a trailing Z. Request bodies are limited to 1 MiB unless a route says otherwise.`
 
@@ -102,7 +150,8 @@ func (s *Server) Handler() http.Handler { return s.handler }
 // API returns the Huma API, for tests and the documentation.
 func (s *Server) API() huma.API { return s.api }
 
-// op describes an operation; scope "" makes it open to everyone.
+// op describes an operation: scope "" makes it open to everyone, "*" open
+// to any signed-in caller whatever their token's scopes.
 func op(method, path, id, tag, summary, scope string, errs ...int) huma.Operation {
 	o := huma.Operation{
 		OperationID: id,
@@ -115,9 +164,14 @@ func op(method, path, id, tag, summary, scope string, errs ...int) huma.Operatio
 		// in New; Huma's own per-operation limit is turned off.
 		MaxBodyBytes: -1,
 	}
-	if scope != "" {
-		o.Security = []map[string][]string{{securityBearer: {scope}}}
-		o.Description = "Needs a token with the `" + scope + "` scope."
+	switch scope {
+	case "":
+	case scopeAll:
+		o.Security = []map[string][]string{{securityBearer: {}}, {securitySession: {}}}
+		o.Description = "Needs a signed-in session or any token."
+	default:
+		o.Security = []map[string][]string{{securityBearer: {scope}}, {securitySession: {}}}
+		o.Description = "Needs a signed-in session, or a token with the `" + scope + "` scope."
 	}
 	return o
 }
@@ -193,6 +247,12 @@ func (s *Server) withRequestLog(next http.Handler) http.Handler {
 			log.Info("request", "method", r.Method, "path", r.URL.Path, "status", rec.status,
 				"bytes", rec.bytes, "duration_ms", float64(time.Since(start).Microseconds())/1000, "remote", r.RemoteAddr)
 		}()
-		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), loggerKey{}, log)))
+		ip, _, err := net.SplitHostPort(r.RemoteAddr)
+		if err != nil {
+			ip = r.RemoteAddr
+		}
+		ctx := context.WithValue(context.WithValue(r.Context(), loggerKey{}, log), remoteKey{}, ip)
+		ctx = context.WithValue(ctx, originKey{}, r.Header.Get("Origin"))
+		next.ServeHTTP(rec, r.WithContext(ctx))
 	})
 }

@@ -22,9 +22,16 @@ type User struct {
 	Name            string
 	PasswordHash    string // empty: the account signs in by mail only
 	EmailVerifiedAt *time.Time
-	CreatedAt       time.Time
-	UpdatedAt       time.Time
+	// TwoFactorSecret is the TOTP secret, sealed with the instance's key;
+	// two-factor is on once TwoFactorConfirmedAt is set.
+	TwoFactorSecret      string
+	TwoFactorConfirmedAt *time.Time
+	CreatedAt            time.Time
+	UpdatedAt            time.Time
 }
+
+// TwoFactor reports whether the user has two-factor authentication on.
+func (u *User) TwoFactor() bool { return u.TwoFactorConfirmedAt != nil }
 
 // Validate checks the fields a person gives. It returns EINVALID naming the field.
 func (u *User) Validate() error {
@@ -65,16 +72,16 @@ func (s *Store) CreateUser(ctx context.Context, u *User) error {
 	return err
 }
 
-const userColumns = `id, email, name, password_hash, email_verified_at, created_at, updated_at`
+const userColumns = `id, email, name, password_hash, email_verified_at, two_factor_secret, two_factor_confirmed_at, created_at, updated_at`
 
 func scanUser(row interface{ Scan(...any) error }) (*User, error) {
 	var (
 		u                    User
-		hash, verified       sql.NullString
+		hash, verified, tfa  sql.NullString
 		createdAt, updatedAt string
 		err                  error
 	)
-	if err = row.Scan(&u.ID, &u.Email, &u.Name, &hash, &verified, &createdAt, &updatedAt); err != nil {
+	if err = row.Scan(&u.ID, &u.Email, &u.Name, &hash, &verified, &u.TwoFactorSecret, &tfa, &createdAt, &updatedAt); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, NotFound("User")
 		}
@@ -82,6 +89,9 @@ func scanUser(row interface{ Scan(...any) error }) (*User, error) {
 	}
 	u.PasswordHash = hash.String
 	if u.EmailVerifiedAt, err = scanTime(verified); err != nil {
+		return nil, err
+	}
+	if u.TwoFactorConfirmedAt, err = scanTime(tfa); err != nil {
 		return nil, err
 	}
 	if u.CreatedAt, err = ParseTime(createdAt); err != nil {

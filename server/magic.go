@@ -1,0 +1,316 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"net/mail"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/recur-journal/recur/store"
+)
+
+// MagicLinkLifetime is how long a mailed or made sign-in link works. A link
+// is not used up by opening it: mail scanners open links before people do,
+// and a one-use link would be spent by the scanner. It works, any number of
+// times, until it expires.
+const MagicLinkLifetime = 15 * time.Minute
+
+// MagicLink is a signed sign-in URL.
+type MagicLink struct {
+	URL       string    `json:"url" doc:"GET it in a browser to be signed in there; it works for 15 minutes."`
+	ExpiresAt Timestamp `json:"expires_at"`
+}
+
+// AccessToken is a personal access token made by sign-in.
+type AccessToken struct {
+	Token     string     `json:"token" doc:"The bearer token, <id>|<secret>; shown this once."`
+	ID        string     `json:"id" format:"uuid"`
+	Name      string     `json:"name"`
+	Scopes    []string   `json:"scopes"`
+	ExpiresAt *Timestamp `json:"expires_at" nullable:"true"`
+	CreatedAt Timestamp  `json:"created_at"`
+}
+
+// LoginResult answers a link sign-in to a JSON client.
+type LoginResult struct {
+	TwoFactor bool   `json:"two_factor" doc:"True when the session waits for POST /two-factor-challenge."`
+	Path      string `json:"path" doc:"The screen to go to."`
+}
+
+type magicMailInput struct {
+	Body struct {
+		Email string `json:"email" minLength:"1" maxLength:"255"`
+	}
+}
+
+type magicTokenInput struct {
+	Body struct {
+		Email         string `json:"email" maxLength:"255"`
+		Code          string `json:"code" maxLength:"64" doc:"The code from the mail."`
+		DeviceName    string `json:"device_name,omitempty" maxLength:"255" doc:"Names the token, such as the phone it is for."`
+		TwoFactorCode string `json:"two_factor_code,omitempty" maxLength:"16" doc:"With two-factor on: the authenticator's code."`
+		RecoveryCode  string `json:"recovery_code,omitempty" maxLength:"64" doc:"With two-factor on: a recovery code instead."`
+	}
+}
+
+type magicMeInput struct {
+	Body struct {
+		Path     string `json:"path,omitempty" doc:"The screen to land on: a path starting with a single slash, at most 255 characters. Default /."`
+		ReturnTo string `json:"return_to,omitempty" doc:"Where to go back to afterwards: a URL on this app's own origin."`
+	}
+}
+
+type magicLoginInput struct {
+	UserUUID  string `query:"user_uuid" doc:"The user's id. Required."`
+	Path      string `query:"path" doc:"Required: at most 255 characters, starting with a single slash not followed by another."`
+	ReturnTo  string `query:"return_to" doc:"Optional: a URL on this app's own origin."`
+	Expires   string `query:"expires" doc:"Required: the link's expiry, Unix seconds."`
+	Signature string `query:"signature" doc:"Required: the link's signature."`
+	Accept    string `header:"Accept"`
+}
+
+type magicLoginOutput struct {
+	Status   int
+	Location string `header:"Location"`
+	Body     *Data[LoginResult]
+}
+
+func (s *Server) registerMagicLinks() {
+	o := op(http.MethodPost, "/magic-links/mails", "send-magic-link", "Sign-in", "Mail a sign-in link or code", "",
+		http.StatusUnprocessableEntity, http.StatusTooManyRequests)
+	o.DefaultStatus = http.StatusNoContent
+	o.Description = "Open. Answers 204 to every well-formed address, known or not, in about the same time. " +
+		"A browser on this app (it has a session, or sends this app's Origin) gets a link into the app; any other caller, " +
+		"such as the native app, gets a six-digit code for POST /magic-links/tokens. Codes work once, for 10 minutes, 5 tries; links for 15 minutes."
+	huma.Register(s.api, o, s.sendMagicLink)
+
+	o = op(http.MethodPost, "/magic-links/tokens", "exchange-magic-code", "Sign-in", "Exchange a mailed code for a token", "",
+		http.StatusUnprocessableEntity, http.StatusTooManyRequests)
+	o.Description = "Open. Answers a personal access token with every scope. Every failure (unknown address, wrong, used or expired code, " +
+		"an account that may not sign in) is the same 422 under code. With two-factor on, send two_factor_code or recovery_code too."
+	huma.Register(s.api, o, s.exchangeMagicCode)
+
+	o = op(http.MethodPost, "/magic-links/me", "make-magic-link", "Sign-in", "Make a sign-in link for yourself", "*",
+		http.StatusUnauthorized, http.StatusUnprocessableEntity)
+	o.Description = "For handing a signed-in app over to a browser: the link signs the browser in as you and lands on path."
+	huma.Register(s.api, o, s.makeMagicLink)
+
+	o = op(http.MethodGet, "/magic-links/login", "magic-link-login", "Sign-in", "Sign in by link", "",
+		http.StatusForbidden, http.StatusUnprocessableEntity)
+	o.Description = "Open. Checks the signature and expiry first (403), then path and return_to (422). Signs the browser in and redirects (302) to path " +
+		"(with return_to passed on), or answers 200 JSON to a client that accepts application/json. Signing in by mail verifies the address."
+	o.Responses = map[string]*huma.Response{"302": {Description: "Signed in; Location is the screen named by path."}}
+	huma.Register(s.api, o, s.magicLogin)
+}
+
+// validEmail checks an address the way the mail routes need.
+func validEmail(email string) (string, error) {
+	email = strings.TrimSpace(email)
+	a, err := mail.ParseAddress(email)
+	if err != nil || a.Address != email {
+		return "", invalid("email", "The email must be a valid email address, like name@example.com.")
+	}
+	return email, nil
+}
+
+func (s *Server) sendMagicLink(ctx context.Context, in *magicMailInput) (*struct{}, error) {
+	email, err := validEmail(in.Body.Email)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.limiter.allow("magic-mail-ip", remoteIP(ctx)); err != nil {
+		return nil, err
+	}
+	if err := s.limiter.allow("magic-mail-address", strings.ToLower(email)); err != nil {
+		return nil, err
+	}
+	web := s.sessions.Token(ctx) != "" || (s.origin != "" && originOf(ctx) == s.origin)
+	code := digits(6)
+	user, err := s.opts.Store.FindUserByEmail(ctx, email)
+	if store.ErrorCode(err) == store.ENOTFOUND && s.opts.Signup {
+		user = &store.User{Email: email}
+		err = s.opts.Store.CreateUser(ctx, user)
+	}
+	if store.ErrorCode(err) == store.ENOTFOUND {
+		return nil, nil // the same answer: nothing tells the address is unknown
+	} else if err != nil {
+		return nil, err
+	}
+	if web {
+		link, _ := s.magicLink(user.ID, "/", "")
+		s.send(linkMail(user.Email, "Sign in to Recur", "sign in to Recur", link.URL, "15 minutes"))
+		return nil, nil
+	}
+	if err := s.opts.Store.CreateMailCode(ctx, user.ID, store.CodeSignIn, s.keys.mac(store.CodeSignIn, user.ID, code), MailCodeLifetime); err != nil {
+		return nil, err
+	}
+	s.send(codeMail(user.Email, "Your Recur sign-in code", "sign in to Recur", code))
+	return nil, nil
+}
+
+// errCodeRejected is the single answer to every failed code exchange.
+func errCodeRejected() *apiError {
+	return invalid("code", store.ErrCodeRejected.Message)
+}
+
+func (s *Server) exchangeMagicCode(ctx context.Context, in *magicTokenInput) (*struct{ Body Data[AccessToken] }, error) {
+	if err := s.limiter.allow("magic-token-ip", remoteIP(ctx)); err != nil {
+		return nil, err
+	}
+	email := strings.ToLower(strings.TrimSpace(in.Body.Email))
+	if err := s.limiter.allow("magic-token-address", email); err != nil {
+		return nil, err
+	}
+	code := strings.TrimSpace(in.Body.Code)
+	user, err := s.opts.Store.FindUserByEmail(ctx, email)
+	if store.ErrorCode(err) == store.ENOTFOUND || code == "" {
+		return nil, errCodeRejected()
+	} else if err != nil {
+		return nil, err
+	}
+	hash := s.keys.mac(store.CodeSignIn, user.ID, code)
+	// With two-factor on, the code is checked but kept until the second
+	// factor is right too.
+	if err := s.opts.Store.CheckMailCode(ctx, user.ID, store.CodeSignIn, hash, !user.TwoFactor()); err != nil {
+		if store.ErrorCode(err) == store.EINVALID {
+			return nil, errCodeRejected()
+		}
+		return nil, err
+	}
+	if user.TwoFactor() {
+		if in.Body.TwoFactorCode == "" && in.Body.RecoveryCode == "" {
+			return nil, invalid("two_factor_code", "Two-factor authentication is on: send two_factor_code or recovery_code with the code.")
+		}
+		if err := s.checkSecondFactor(ctx, user, in.Body.TwoFactorCode, in.Body.RecoveryCode); err != nil {
+			return nil, err
+		}
+		if err := s.opts.Store.CheckMailCode(ctx, user.ID, store.CodeSignIn, hash, true); err != nil {
+			return nil, errCodeRejected()
+		}
+	}
+	if err := s.opts.Store.MarkEmailVerified(ctx, user.ID); err != nil {
+		return nil, err
+	}
+	name := strings.TrimSpace(in.Body.DeviceName)
+	if name == "" {
+		name = "Signed in by mail"
+	}
+	t := store.Token{UserID: user.ID, Name: name, Scopes: []string{scopeAll}}
+	if s.opts.TokenLifetime > 0 {
+		at := s.opts.Store.Now().Add(s.opts.TokenLifetime)
+		t.ExpiresAt = &at
+	}
+	plain, err := s.opts.Store.CreateToken(ctx, &t)
+	if err != nil {
+		return nil, err
+	}
+	return one(AccessToken{Token: plain, ID: t.ID, Name: t.Name, Scopes: t.Scopes, ExpiresAt: stamp(t.ExpiresAt), CreatedAt: Timestamp(t.CreatedAt)}), nil
+}
+
+// checkPath applies the rules of a link's path: required, at most 255
+// characters, a single leading slash (so it cannot name another host).
+func checkPath(path string) error {
+	switch {
+	case path == "":
+		return invalid("path", "The path field is required.")
+	case len(path) > 255:
+		return invalid("path", "The path may not be longer than 255 characters.")
+	case !strings.HasPrefix(path, "/") || strings.HasPrefix(path, "//") || strings.HasPrefix(path, "/\\"):
+		return invalid("path", "The path must start with a single slash, like /timeline.")
+	}
+	return nil
+}
+
+// checkReturnTo accepts only URLs on this app's own origin.
+func (s *Server) checkReturnTo(returnTo string) error {
+	if returnTo == "" {
+		return nil
+	}
+	u, err := url.Parse(returnTo)
+	if err != nil || u.Scheme+"://"+u.Host != s.origin || u.User != nil {
+		return invalid("return_to", "The return_to must be a URL on this app's own origin, "+s.origin+".")
+	}
+	return nil
+}
+
+// magicLink signs a login URL for the user.
+func (s *Server) magicLink(userID, path, returnTo string) (MagicLink, time.Time) {
+	expires := s.opts.Store.Now().Add(MagicLinkLifetime).Truncate(time.Second)
+	exp := strconv.FormatInt(expires.Unix(), 10)
+	q := url.Values{}
+	q.Set("user_uuid", userID)
+	q.Set("path", path)
+	if returnTo != "" {
+		q.Set("return_to", returnTo)
+	}
+	q.Set("expires", exp)
+	q.Set("signature", s.keys.mac("magic-link", userID, path, returnTo, exp))
+	return MagicLink{URL: s.url("/magic-links/login") + "?" + q.Encode(), ExpiresAt: Timestamp(expires)}, expires
+}
+
+func (s *Server) makeMagicLink(ctx context.Context, in *magicMeInput) (*struct{ Body Data[MagicLink] }, error) {
+	path := in.Body.Path
+	if path == "" {
+		path = "/"
+	}
+	if err := checkPath(path); err != nil {
+		return nil, err
+	}
+	if err := s.checkReturnTo(in.Body.ReturnTo); err != nil {
+		return nil, err
+	}
+	link, _ := s.magicLink(current(ctx).User.ID, path, in.Body.ReturnTo)
+	return one(link), nil
+}
+
+func (s *Server) magicLogin(ctx context.Context, in *magicLoginInput) (*magicLoginOutput, error) {
+	// Authorization first: nothing about the path is looked at before the
+	// link proves it was made here.
+	exp, err := strconv.ParseInt(in.Expires, 10, 64)
+	if err != nil || in.Signature == "" || !equal(in.Signature, s.keys.mac("magic-link", in.UserUUID, in.Path, in.ReturnTo, in.Expires)) {
+		return nil, &apiError{status: http.StatusForbidden, Message: "Invalid signature."}
+	}
+	if !s.opts.Store.Now().Before(time.Unix(exp, 0)) {
+		return nil, &apiError{status: http.StatusForbidden, Message: "This link has expired. Ask for a new one."}
+	}
+	if err := checkPath(in.Path); err != nil {
+		return nil, err
+	}
+	if err := s.checkReturnTo(in.ReturnTo); err != nil {
+		return nil, err
+	}
+	user, err := s.opts.Store.FindUserByID(ctx, in.UserUUID)
+	if store.ErrorCode(err) == store.ENOTFOUND {
+		return nil, &apiError{status: http.StatusForbidden, Message: "Invalid signature."}
+	} else if err != nil {
+		return nil, err
+	}
+	if err := s.opts.Store.MarkEmailVerified(ctx, user.ID); err != nil {
+		return nil, err
+	}
+	state, err := s.afterFirstFactor(ctx, user, false)
+	if err != nil {
+		return nil, err
+	}
+	if strings.Contains(in.Accept, "application/json") {
+		return &magicLoginOutput{Status: http.StatusOK, Body: &Data[LoginResult]{Data: LoginResult{TwoFactor: state.Body.TwoFactor, Path: in.Path}}}, nil
+	}
+	location := in.Path
+	if in.ReturnTo != "" {
+		location += map[bool]string{true: "&", false: "?"}[strings.Contains(location, "?")] + "return_to=" + url.QueryEscape(in.ReturnTo)
+	}
+	return &magicLoginOutput{Status: http.StatusFound, Location: location}, nil
+}
+
+type originKey struct{}
+
+// originOf is the request's Origin header, put in the context by withRequestLog.
+func originOf(ctx context.Context) string {
+	o, _ := ctx.Value(originKey{}).(string)
+	return o
+}

@@ -1,0 +1,79 @@
+package server
+
+import (
+	"math"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// limit is a rate: Burst requests at once, then one every Every.
+type limit struct {
+	Burst int
+	Every time.Duration
+}
+
+// The rate limits, per route and key. The README lists them.
+var limits = map[string]limit{
+	"login":               {Burst: 5, Every: time.Minute},      // per address and IP
+	"two-factor":          {Burst: 5, Every: time.Minute},      // per session
+	"magic-mail-address":  {Burst: 3, Every: 5 * time.Minute},  // per address
+	"magic-mail-ip":       {Burst: 10, Every: time.Minute},     // per IP
+	"magic-token-address": {Burst: 5, Every: 2 * time.Minute},  // per address
+	"magic-token-ip":      {Burst: 10, Every: time.Minute},     // per IP
+	"confirm":             {Burst: 5, Every: time.Minute},      // per user
+	"confirmation-code":   {Burst: 3, Every: 5 * time.Minute},  // per user
+	"verification-mail":   {Burst: 3, Every: 10 * time.Minute}, // per user
+}
+
+// limiter keeps a token bucket per route and key, forgetting idle ones.
+type limiter struct {
+	mu      sync.Mutex
+	buckets map[string]*bucket
+	now     func() time.Time
+	sweep   time.Time
+}
+
+type bucket struct {
+	lim  *rate.Limiter
+	seen time.Time
+}
+
+func newLimiter() *limiter {
+	return &limiter{buckets: map[string]*bucket{}, now: time.Now}
+}
+
+// allow takes one request from the route's bucket for key. When the bucket
+// is empty it returns a 429 error carrying Retry-After.
+func (l *limiter) allow(route, key string) error {
+	lim := limits[route]
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.now()
+	if now.Sub(l.sweep) > 10*time.Minute {
+		for k, b := range l.buckets {
+			if now.Sub(b.seen) > time.Hour {
+				delete(l.buckets, k)
+			}
+		}
+		l.sweep = now
+	}
+	b, ok := l.buckets[route+"\x00"+key]
+	if !ok {
+		b = &bucket{lim: rate.NewLimiter(rate.Every(lim.Every), lim.Burst)}
+		l.buckets[route+"\x00"+key] = b
+	}
+	b.seen = now
+	r := b.lim.ReserveN(now, 1)
+	if d := r.DelayFrom(now); d > 0 {
+		r.CancelAt(now)
+		secs := int(math.Ceil(d.Seconds()))
+		return &apiError{status: http.StatusTooManyRequests,
+			Message: "Too many attempts. Try again in " + strconv.Itoa(secs) + " seconds.",
+			headers: http.Header{"Retry-After": {strconv.Itoa(secs)}}}
+	}
+	return nil
+}

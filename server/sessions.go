@@ -1,0 +1,258 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/pquerna/otp/totp"
+
+	"github.com/recur-journal/recur/server/mail"
+	"github.com/recur-journal/recur/store"
+)
+
+// MailCodeLifetime is how long a mailed code works.
+const MailCodeLifetime = 10 * time.Minute
+
+// TwoFactorState answers a sign-in step.
+type TwoFactorState struct {
+	TwoFactor bool `json:"two_factor" doc:"True when the sign-in waits for the second factor: POST /two-factor-challenge next."`
+}
+
+type loginInput struct {
+	Body struct {
+		Email    string `json:"email" minLength:"1" maxLength:"255"`
+		Password string `json:"password" minLength:"1" maxLength:"1024"`
+		Remember bool   `json:"remember,omitempty" doc:"Keep the session after the browser closes, for [auth] session_lifetime."`
+	}
+}
+
+type challengeInput struct {
+	Body struct {
+		Code         string `json:"code,omitempty" doc:"The six digits of the authenticator app."`
+		RecoveryCode string `json:"recovery_code,omitempty" doc:"One of the recovery codes; each works once."`
+	}
+}
+
+type passwordInput struct {
+	Body struct {
+		Password string `json:"password" minLength:"1" maxLength:"1024"`
+	}
+}
+
+type codeInput struct {
+	Body struct {
+		Code string `json:"code" minLength:"1" maxLength:"64" doc:"The code from the mail."`
+	}
+}
+
+// Message is a body that only says something.
+type Message struct {
+	Message string `json:"message"`
+}
+
+// ConfirmedStatus says whether the session is confirmed.
+type ConfirmedStatus struct {
+	Confirmed bool `json:"confirmed"`
+}
+
+var errOnlySession = &apiError{status: http.StatusBadRequest, Message: "Only a session can be confirmed."}
+
+func (s *Server) registerSessions() {
+	o := op(http.MethodPost, "/login", "login", "Sign-in", "Sign in with address and password", "", http.StatusUnprocessableEntity, http.StatusTooManyRequests)
+	o.Description = "Open. Starts a browser session (cookie recur_session). With two-factor on, answers two_factor true and the session waits for POST /two-factor-challenge."
+	huma.Register(s.api, o, s.login)
+
+	o = op(http.MethodPost, "/two-factor-challenge", "two-factor-challenge", "Sign-in", "Give the second factor of a sign-in", "", http.StatusUnprocessableEntity, http.StatusTooManyRequests)
+	o.Description = "Open, on the session that signed in. Takes the authenticator's code or a recovery code."
+	huma.Register(s.api, o, s.twoFactorChallenge)
+
+	o = op(http.MethodPost, "/logout", "logout", "Sign-in", "Sign out", "*", http.StatusUnauthorized)
+	o.Description = "Ends the session; called with a token, revokes that token."
+	huma.Register(s.api, o, s.logout)
+
+	o = op(http.MethodPost, "/user/confirm-password", "confirm-password", "Sign-in", "Confirm the session with the password", "*",
+		http.StatusBadRequest, http.StatusUnauthorized, http.StatusUnprocessableEntity, http.StatusTooManyRequests)
+	o.Description = "Sensitive actions need a session confirmed within the last 15 minutes. Only a session can be confirmed: a token gets 400."
+	huma.Register(s.api, o, s.confirmPassword)
+
+	o = op(http.MethodPost, "/user/confirmation-codes", "send-confirmation-code", "Sign-in", "Mail a code to confirm the session", "*",
+		http.StatusBadRequest, http.StatusUnauthorized, http.StatusTooManyRequests)
+	o.DefaultStatus = http.StatusNoContent
+	o.Description = "For accounts without a password: mails a code to the account's own address, to give to POST /user/confirmations. It works for 10 minutes."
+	huma.Register(s.api, o, s.sendConfirmationCode)
+
+	o = op(http.MethodPost, "/user/confirmations", "confirm-session", "Sign-in", "Confirm the session with a mailed code", "*",
+		http.StatusBadRequest, http.StatusUnauthorized, http.StatusUnprocessableEntity, http.StatusTooManyRequests)
+	o.DefaultStatus = http.StatusNoContent
+	o.Description = "Leaves the same mark as confirming by password. Only a session can be confirmed: a token gets 400."
+	huma.Register(s.api, o, s.confirmSession)
+
+	huma.Register(s.api, op(http.MethodGet, "/user/confirmed-password-status", "confirmed-password-status", "Sign-in",
+		"Whether the session was confirmed within the last 15 minutes", "*", http.StatusUnauthorized), s.confirmedStatus)
+}
+
+var errBadCredentials = invalid("email", "These credentials do not match our records.")
+
+func (s *Server) login(ctx context.Context, in *loginInput) (*struct{ Body TwoFactorState }, error) {
+	if err := s.limiter.allow("login", strings.ToLower(in.Body.Email)+"|"+remoteIP(ctx)); err != nil {
+		return nil, err
+	}
+	user, err := s.opts.Store.FindUserByEmail(ctx, in.Body.Email)
+	if store.ErrorCode(err) == store.ENOTFOUND {
+		// Spend the same time as a real check, so timing tells nothing.
+		(&store.User{PasswordHash: dummyHash}).PasswordMatches(in.Body.Password)
+		return nil, errBadCredentials
+	} else if err != nil {
+		return nil, err
+	}
+	if !user.PasswordMatches(in.Body.Password) {
+		return nil, errBadCredentials
+	}
+	return s.afterFirstFactor(ctx, user, in.Body.Remember)
+}
+
+// dummyHash is checked against when the address is unknown.
+var dummyHash, _ = store.HashPassword("not a password anyone has")
+
+// afterFirstFactor signs the user in, or, with two-factor on, leaves the
+// session waiting for the second factor.
+func (s *Server) afterFirstFactor(ctx context.Context, user *store.User, remember bool) (*struct{ Body TwoFactorState }, error) {
+	if user.TwoFactor() {
+		if err := s.sessions.RenewToken(ctx); err != nil {
+			return nil, err
+		}
+		s.sessions.Remove(ctx, sessionUser)
+		s.sessions.Put(ctx, sessionPendingUser, user.ID)
+		s.sessions.Put(ctx, sessionRemember, remember)
+		return &struct{ Body TwoFactorState }{TwoFactorState{TwoFactor: true}}, nil
+	}
+	if err := s.signIn(ctx, user.ID, remember); err != nil {
+		return nil, err
+	}
+	return &struct{ Body TwoFactorState }{TwoFactorState{TwoFactor: false}}, nil
+}
+
+func (s *Server) twoFactorChallenge(ctx context.Context, in *challengeInput) (*struct{ Body TwoFactorState }, error) {
+	pending := s.sessions.GetString(ctx, sessionPendingUser)
+	if err := s.limiter.allow("two-factor", pending+"|"+remoteIP(ctx)); err != nil {
+		return nil, err
+	}
+	if pending == "" {
+		return nil, invalid("code", "No sign-in is waiting for a second factor; sign in first.")
+	}
+	user, err := s.opts.Store.FindUserByID(ctx, pending)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkSecondFactor(ctx, user, in.Body.Code, in.Body.RecoveryCode); err != nil {
+		return nil, err
+	}
+	if err := s.signIn(ctx, user.ID, s.sessions.GetBool(ctx, sessionRemember)); err != nil {
+		return nil, err
+	}
+	return &struct{ Body TwoFactorState }{TwoFactorState{TwoFactor: false}}, nil
+}
+
+// checkSecondFactor checks an authenticator code or uses up a recovery code.
+func (s *Server) checkSecondFactor(ctx context.Context, user *store.User, code, recovery string) error {
+	switch {
+	case recovery != "":
+		return s.opts.Store.UseRecoveryCode(ctx, user.ID, s.keys.mac("recovery", normaliseRecovery(recovery)))
+	case code != "":
+		secret, err := s.keys.open(user.TwoFactorSecret)
+		if err != nil {
+			return err
+		}
+		if !totp.Validate(strings.TrimSpace(code), secret) {
+			return invalid("code", "The two-factor code is invalid.")
+		}
+		return nil
+	}
+	return invalid("code", "The code field is required: the authenticator's code, or a recovery_code.")
+}
+
+func (s *Server) logout(ctx context.Context, _ *struct{}) (*struct{ Body Message }, error) {
+	p := current(ctx)
+	if p.Token != nil {
+		if err := s.opts.Store.RevokeToken(ctx, p.User.ID, p.Token.ID); err != nil {
+			return nil, err
+		}
+		return &struct{ Body Message }{Message{"The token is revoked."}}, nil
+	}
+	if err := s.sessions.Destroy(ctx); err != nil {
+		return nil, err
+	}
+	return &struct{ Body Message }{Message{"Signed out."}}, nil
+}
+
+func (s *Server) confirmPassword(ctx context.Context, in *passwordInput) (*struct{ Body ConfirmedStatus }, error) {
+	p := current(ctx)
+	if p.Token != nil {
+		return nil, errOnlySession
+	}
+	if err := s.limiter.allow("confirm", p.User.ID); err != nil {
+		return nil, err
+	}
+	if p.User.PasswordHash == "" {
+		return nil, invalid("password", "This account has no password; confirm with a mailed code instead (POST /user/confirmation-codes).")
+	}
+	if !p.User.PasswordMatches(in.Body.Password) {
+		return nil, invalid("password", "The password is incorrect.")
+	}
+	s.sessions.Put(ctx, sessionConfirmedAt, s.opts.Store.Now().Unix())
+	return &struct{ Body ConfirmedStatus }{ConfirmedStatus{true}}, nil
+}
+
+func (s *Server) sendConfirmationCode(ctx context.Context, _ *struct{}) (*struct{}, error) {
+	p := current(ctx)
+	if p.Token != nil {
+		return nil, errOnlySession
+	}
+	if err := s.limiter.allow("confirmation-code", p.User.ID); err != nil {
+		return nil, err
+	}
+	code := digits(6)
+	if err := s.opts.Store.CreateMailCode(ctx, p.User.ID, store.CodeConfirm, s.keys.mac(store.CodeConfirm, p.User.ID, code), MailCodeLifetime); err != nil {
+		return nil, err
+	}
+	s.send(codeMail(p.User.Email, "Your Recur confirmation code", "confirm this session", code))
+	return nil, nil
+}
+
+func (s *Server) confirmSession(ctx context.Context, in *codeInput) (*struct{}, error) {
+	p := current(ctx)
+	if p.Token != nil {
+		return nil, errOnlySession
+	}
+	if err := s.limiter.allow("confirm", p.User.ID); err != nil {
+		return nil, err
+	}
+	code := strings.TrimSpace(in.Body.Code)
+	if err := s.opts.Store.CheckMailCode(ctx, p.User.ID, store.CodeConfirm, s.keys.mac(store.CodeConfirm, p.User.ID, code), true); err != nil {
+		return nil, err
+	}
+	s.sessions.Put(ctx, sessionConfirmedAt, s.opts.Store.Now().Unix())
+	return nil, nil
+}
+
+func (s *Server) confirmedStatus(ctx context.Context, _ *struct{}) (*struct{ Body ConfirmedStatus }, error) {
+	return &struct{ Body ConfirmedStatus }{ConfirmedStatus{s.confirmed(ctx)}}, nil
+}
+
+// send queues a mail, if there is anywhere to send it.
+func (s *Server) send(m mail.Message) {
+	if s.opts.Mailer != nil {
+		s.opts.Mailer.Enqueue(m)
+	}
+}
+
+type remoteKey struct{}
+
+// remoteIP is the client's address, put in the context by withRequestLog.
+func remoteIP(ctx context.Context) string {
+	ip, _ := ctx.Value(remoteKey{}).(string)
+	return ip
+}

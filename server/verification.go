@@ -1,0 +1,75 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+)
+
+// VerificationLinkLifetime is how long a mailed verification link works.
+const VerificationLinkLifetime = time.Hour
+
+type verifyInput struct {
+	UserUUID  string `query:"user_uuid"`
+	Expires   string `query:"expires"`
+	Signature string `query:"signature"`
+}
+
+func (s *Server) registerVerification() {
+	o := op(http.MethodPost, "/email/verification-notification", "send-verification", "Sign-in", "Mail a link that verifies the address", "*",
+		http.StatusUnauthorized, http.StatusTooManyRequests)
+	o.Description = "Answers 200 with the string verification-link-sent, or 204 when the address is verified already. The link works for an hour. Signing in by mail also verifies the address."
+	o.Responses = map[string]*huma.Response{"204": {Description: "The address is verified already."}}
+	huma.Register(s.api, o, s.sendVerification)
+
+	o = op(http.MethodGet, "/email/verify", "verify-email", "Sign-in", "Verify the address by its mailed link", "", http.StatusForbidden)
+	o.Description = "Open: the signed link is the proof."
+	huma.Register(s.api, o, s.verifyEmail)
+}
+
+func (s *Server) sendVerification(ctx context.Context, _ *struct{}) (*struct {
+	Status int
+	Body   *string
+}, error) {
+	user := current(ctx).User
+	if user.EmailVerifiedAt != nil {
+		return &struct {
+			Status int
+			Body   *string
+		}{Status: http.StatusNoContent}, nil
+	}
+	if err := s.limiter.allow("verification-mail", user.ID); err != nil {
+		return nil, err
+	}
+	exp := strconv.FormatInt(s.opts.Store.Now().Add(VerificationLinkLifetime).Unix(), 10)
+	q := url.Values{"user_uuid": {user.ID}, "expires": {exp}, "signature": {s.keys.mac("verify-email", user.ID, user.Email, exp)}}
+	s.send(linkMail(user.Email, "Verify your address for Recur", "verify your address", s.url("/email/verify")+"?"+q.Encode(), "an hour"))
+	sent := "verification-link-sent"
+	return &struct {
+		Status int
+		Body   *string
+	}{Status: http.StatusOK, Body: &sent}, nil
+}
+
+func (s *Server) verifyEmail(ctx context.Context, in *verifyInput) (*struct{ Body Message }, error) {
+	forbidden := &apiError{status: http.StatusForbidden, Message: "Invalid signature."}
+	user, err := s.opts.Store.FindUserByID(ctx, in.UserUUID)
+	if err != nil {
+		return nil, forbidden
+	}
+	exp, err := strconv.ParseInt(in.Expires, 10, 64)
+	if err != nil || !equal(in.Signature, s.keys.mac("verify-email", user.ID, user.Email, in.Expires)) {
+		return nil, forbidden
+	}
+	if !s.opts.Store.Now().Before(time.Unix(exp, 0)) {
+		return nil, &apiError{status: http.StatusForbidden, Message: "This link has expired. Ask for a new one."}
+	}
+	if err := s.opts.Store.MarkEmailVerified(ctx, user.ID); err != nil {
+		return nil, err
+	}
+	return &struct{ Body Message }{Message{"Your address is verified."}}, nil
+}
