@@ -7,8 +7,11 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/recur-journal/recur/server"
 	"github.com/recur-journal/recur/store"
@@ -24,12 +27,19 @@ type harness struct {
 	bob    *store.User
 	tokenA string // alice, every scope
 	tokenB string // bob, every scope
+	offset atomic.Int64
 }
+
+// advance moves the store's clock forward, as time would.
+func (h *harness) advance(d time.Duration) { h.offset.Add(int64(d)) }
 
 func newHarness(t *testing.T, opts ...func(*server.Options)) *harness {
 	t.Helper()
-	s := storetest.MustOpen(t)
-	h := &harness{t: t, store: s}
+	h := &harness{t: t}
+	s := storetest.MustOpenAt(t, filepath.Join(t.TempDir(), "recur.db"), func() time.Time {
+		return time.Now().Add(time.Duration(h.offset.Load()))
+	})
+	h.store = s
 	o := server.Options{Store: s, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Version: "test"}
 	for _, f := range opts {
 		f(&o)
