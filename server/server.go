@@ -20,6 +20,7 @@ import (
 
 	"github.com/recur-journal/recur/server/apidocs"
 	"github.com/recur-journal/recur/server/mail"
+	"github.com/recur-journal/recur/web"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -131,6 +132,11 @@ func New(opts Options) *Server {
 	s.registerVerification()
 
 	mux.HandleFunc("GET /api/docs/api", s.serveDocs)
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'unsafe-inline' 'self'; style-src 'unsafe-inline'")
+		http.ServeFileFS(w, r, web.FS, "index.html")
+	})
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeJSONError(w, &apiError{status: http.StatusNotFound, Message: "No API route matches " + r.Method + " " + r.URL.Path + "."})
 	})
