@@ -20,8 +20,8 @@ import (
 
 	"github.com/recur-journal/recur/server/apidocs"
 	"github.com/recur-journal/recur/server/mail"
-	"github.com/recur-journal/recur/web"
 	"github.com/recur-journal/recur/store"
+	"github.com/recur-journal/recur/web"
 )
 
 // APIVersion is the version of the interface the OpenAPI document describes.

@@ -1,18 +1,22 @@
 // Package fakeollama is an Ollama server for tests. It speaks Ollama's wire
-// protocol over real HTTP on 127.0.0.1 (/api/chat, /api/embed, /api/tags,
-// /api/show, /api/version), answers chat from a script, counts calls and
-// tokens, and can be down, slow, failing or answering garbage.
+// protocol (as of Ollama 0.17.4) over real HTTP on 127.0.0.1, so the real
+// github.com/ollama/ollama/api client runs unchanged against it:
+//
+//   - POST /api/chat answers from a script (OnChat), streamed as NDJSON or
+//     in one JSON object, and can fail, stall or answer garbage;
+//   - POST /api/embed answers a deterministic vector per input (OnEmbed);
+//   - GET /api/tags, POST /api/show, GET /api/version and GET / describe the
+//     server and the models it has (SetModels);
+//   - Down and Up take the whole server off the network and back.
+//
+// Every chat and embed call is recorded with its token counts (Calls, Stats).
 package fakeollama
 
 import (
 	"encoding/json"
-	"fmt"
-	"hash/fnv"
-	"math"
 	"net"
 	"net/http"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -20,94 +24,156 @@ import (
 	"github.com/ollama/ollama/api"
 )
 
-// Version is what /api/version reports.
+// Version is what GET /api/version reports.
 const Version = "0.17.4"
 
-// Reply is a scripted answer to one chat request.
+// DefaultModels are the models a new fake has pulled: a chat model and an
+// embedding model.
+var DefaultModels = []string{"qwen2.5:7b", "nomic-embed-text"}
+
+// Reply is the scripted answer to one /api/chat request.
 type Reply struct {
-	Content         string        // the assistant message
-	PromptEvalCount int           // 0: estimated from the request
-	EvalCount       int           // 0: estimated from Content
-	DoneReason      string        // "" means "stop"; "length" is a cut-off answer
-	Status          int           // not 0 or 200: answer this HTTP status with {"error": Error}
-	Error           string        // the message for Status
-	Raw             string        // not empty: send this body as it is
-	Delay           time.Duration // wait this long first (or until the client gives up)
+	// Content is the assistant message content.
+	Content string
+	// PromptEvalCount is the reported prompt token count; 0 means an
+	// estimate from the request messages (see Tokens).
+	PromptEvalCount int
+	// EvalCount is the reported output token count; 0 means an estimate
+	// from Content (see Tokens).
+	EvalCount int
+	// DoneReason is the reported reason the answer ended: "" means "stop";
+	// "length" simulates an answer cut off at the token limit.
+	DoneReason string
+	// Status, when neither 0 nor 200, is the HTTP status to answer with,
+	// with an Ollama-style {"error": Error} body. The client returns it as
+	// an api.StatusError (by value), or as an api.AuthorizationError for 401.
+	Status int
+	// Error is the error message sent with Status; "" means the status text.
+	Error string
+	// Raw, when not empty, is written as the whole response body instead of
+	// a well-formed answer (with Status if set, else 200). In a streaming
+	// answer it may hold several NDJSON lines.
+	Raw string
+	// Delay is how long to wait before answering. The wait ends early, and
+	// nothing is answered, when the client gives up or the server goes Down.
+	Delay time.Duration
 }
 
-// Call is one chat or embed request the fake received.
+// Call is one /api/chat or /api/embed request the fake received.
 type Call struct {
-	Path         string
-	Model        string
-	Request      *api.ChatRequest // chat only
-	Input        []string         // embed only
-	Format       json.RawMessage
-	PromptTokens int
-	OutputTokens int
+	// Path is "/api/chat" or "/api/embed".
+	Path string
+	// Model is the model named in the request, as sent.
+	Model string
+	// Request is the decoded chat request; nil for embed.
+	Request *api.ChatRequest
+	// Input is the embed request's inputs; nil for chat.
+	Input []string
+	// Format is the chat request's format, as received. The client compacts
+	// it, so compare with the compact form of what was sent.
+	Format json.RawMessage
+	// PromptTokens and OutputTokens are the counts reported to the client;
+	// both are 0 for a call answered with an error, a Raw body, or nothing.
+	PromptTokens, OutputTokens int
 }
 
 // Stats totals the calls so far.
 type Stats struct {
-	ChatCalls, EmbedCalls      int
+	// ChatCalls and EmbedCalls count the requests received, failed ones
+	// included.
+	ChatCalls, EmbedCalls int
+	// PromptTokens and OutputTokens total the counts reported by chat
+	// answers, which is what a client that records its chat calls records.
 	PromptTokens, OutputTokens int
+	// EmbedTokens totals the prompt counts reported by embed answers.
+	EmbedTokens int
 }
 
-// Server is a fake Ollama.
+// Server is a fake Ollama listening on 127.0.0.1. Its methods are safe for
+// concurrent use.
 type Server struct {
-	tb   testing.TB
-	addr string
+	tb      testing.TB
+	addr    string
+	handler http.Handler
 
 	mu     sync.Mutex
-	srv    *http.Server
+	srv    *http.Server // nil while down
+	ln     net.Listener // srv's listener
+	ended  bool         // the test is over: stay down
+	active int          // requests being handled
 	chat   func(*api.ChatRequest) Reply
 	embed  func(string) []float32
-	models []string
-	calls  []Call
+	models []string // canonical names, in the order given
+	calls  []*Call
 }
 
-// New starts a fake on a free port of 127.0.0.1; it stops when the test ends.
+// New starts a fake on 127.0.0.1 with a random port. It stops when tb's test
+// ends, after the requests it is handling have returned (for a bounded time).
 func New(tb testing.TB) *Server {
 	tb.Helper()
-	s := &Server{tb: tb, models: []string{"qwen2.5:7b", "nomic-embed-text"}, embed: HashEmbedding}
+	s := &Server{tb: tb, embed: HashEmbedding}
+	s.SetModels(DefaultModels...)
+	s.handler = s.routes()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		tb.Fatal(err)
+		tb.Fatalf("fakeollama: listen: %v", err)
 	}
 	s.addr = ln.Addr().String()
 	s.serve(ln)
-	tb.Cleanup(s.Down)
+	tb.Cleanup(s.stop)
 	return s
 }
 
-// URL is the base URL to give the client.
+// URL is the server's base URL, "http://127.0.0.1:PORT". It stays the same
+// across Down and Up.
 func (s *Server) URL() string { return "http://" + s.addr }
 
-// OnChat scripts the answers to /api/chat.
+// OnChat scripts the answer to each /api/chat request: fn sees the decoded
+// request and returns the Reply. It may be called from several goroutines
+// at once. Without a script every chat is answered with Content "{}".
 func (s *Server) OnChat(fn func(req *api.ChatRequest) Reply) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.chat = fn
 }
 
-// OnEmbed scripts the vector of each /api/embed input.
+// OnEmbed scripts the vector of each /api/embed input; nil restores the
+// default, HashEmbedding. Like Ollama, the fake normalises every vector to
+// unit length before answering.
 func (s *Server) OnEmbed(fn func(input string) []float32) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.embed = fn
+	if fn == nil {
+		s.embed = HashEmbedding
+	}
 }
 
-// SetModels sets the models the fake has pulled.
+// SetModels sets the models the fake has pulled: what /api/tags lists and
+// what chat, embed and show know. Names match as Ollama matches them: case
+// does not matter and a name without a tag means ":latest". With no names,
+// every model is unknown.
 func (s *Server) SetModels(names ...string) {
+	models := make([]string, 0, len(names))
+	for _, n := range names {
+		if c := canonical(n); !slices.Contains(models, c) {
+			models = append(models, c)
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.models = names
+	s.models = models
 }
 
-// Calls returns every chat and embed call so far, in order.
+// Calls returns every chat and embed call so far, in the order received.
 func (s *Server) Calls() []Call {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return slices.Clone(s.calls)
+	out := make([]Call, len(s.calls))
+	for i, c := range s.calls {
+		out[i] = *c
+	}
+	return out
 }
 
 // Stats totals the calls so far.
@@ -118,11 +184,12 @@ func (s *Server) Stats() Stats {
 	for _, c := range s.calls {
 		if c.Request != nil {
 			st.ChatCalls++
+			st.PromptTokens += c.PromptTokens
+			st.OutputTokens += c.OutputTokens
 		} else {
 			st.EmbedCalls++
+			st.EmbedTokens += c.PromptTokens
 		}
-		st.PromptTokens += c.PromptTokens
-		st.OutputTokens += c.OutputTokens
 	}
 	return st
 }
@@ -134,248 +201,123 @@ func (s *Server) Reset() {
 	s.calls = nil
 }
 
-// Down closes the listener and every connection: clients get "connection refused".
+// Down closes the listener and every open connection, so requests in flight
+// fail and new ones get "connection refused". It does nothing when the
+// server is already down.
 func (s *Server) Down() {
 	s.mu.Lock()
-	srv := s.srv
-	s.srv = nil
+	srv, ln := s.srv, s.ln
+	s.srv, s.ln = nil, nil
 	s.mu.Unlock()
 	if srv != nil {
+		// srv.Close closes the listener only once srv.Serve has started
+		// with it: close it here too, lest it take connections meanwhile.
+		ln.Close()
 		srv.Close()
 	}
 }
 
-// Up listens again on the same address.
+// Up listens again on the same address after Down, retrying for up to two
+// seconds while the port is busy. It does nothing when the server is up or
+// the test is over, and reports a failure (tb.Errorf, so it is safe from any
+// goroutine) when the port cannot be had.
 func (s *Server) Up() {
-	s.tb.Helper()
+	s.mu.Lock()
+	skip := s.srv != nil || s.ended
+	s.mu.Unlock()
+	if skip {
+		return
+	}
 	var ln net.Listener
 	var err error
-	for range 50 { // the port may take a moment to be free again
-		if ln, err = net.Listen("tcp", s.addr); err == nil {
+	for deadline := time.Now().Add(2 * time.Second); ; {
+		if ln, err = net.Listen("tcp", s.addr); err == nil || time.Now().After(deadline) {
 			break
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(10 * time.Millisecond)
 	}
 	if err != nil {
-		s.tb.Fatalf("fakeollama: listen again on %s: %v", s.addr, err)
+		s.tb.Errorf("fakeollama: listen again on %s: %v", s.addr, err)
+		return
 	}
 	s.serve(ln)
 }
 
+// serve serves ln with a new http.Server, unless the server is up already.
 func (s *Server) serve(ln net.Listener) {
+	srv := &http.Server{Handler: s.handler, ReadHeaderTimeout: 5 * time.Second}
+	s.mu.Lock()
+	if s.srv != nil || s.ended {
+		s.mu.Unlock()
+		ln.Close()
+		return
+	}
+	s.srv, s.ln = srv, ln
+	s.mu.Unlock()
+	go srv.Serve(ln) // returns http.ErrServerClosed on Down
+}
+
+// stop takes the server down for good and waits, for a bounded time, for
+// the handlers still running, so that no script runs after the test.
+func (s *Server) stop() {
+	s.mu.Lock()
+	s.ended = true
+	s.mu.Unlock()
+	s.Down()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
+		s.mu.Lock()
+		n := s.active
+		s.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	s.tb.Errorf("fakeollama: requests still being handled 5s after the test ended")
+}
+
+// routes is the server's handler, the same across Down and Up.
+func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /api/chat", s.handleChat)
 	mux.HandleFunc("POST /api/embed", s.handleEmbed)
 	mux.HandleFunc("GET /api/tags", s.handleTags)
 	mux.HandleFunc("POST /api/show", s.handleShow)
-	mux.HandleFunc("GET /api/version", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, map[string]string{"version": Version})
+	mux.HandleFunc("GET /api/version", handleVersion)
+	mux.HandleFunc("GET /{$}", handleRoot) // GET patterns answer HEAD too, as Client.Heartbeat sends
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.active++
+		s.mu.Unlock()
+		defer func() {
+			s.mu.Lock()
+			s.active--
+			s.mu.Unlock()
+		}()
+		mux.ServeHTTP(w, r)
 	})
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
-	s.mu.Lock()
-	s.srv = srv
-	s.mu.Unlock()
-	go srv.Serve(ln)
 }
 
+// record appends a call and returns it, so its token counts can be set once
+// they are known (see setTokens).
+func (s *Server) record(c Call) *Call {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := &c
+	s.calls = append(s.calls, p)
+	return p
+}
+
+// setTokens sets the token counts of a recorded call.
+func (s *Server) setTokens(c *Call, prompt, output int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c.PromptTokens, c.OutputTokens = prompt, output
+}
+
+// hasModel reports whether the model named is pulled.
 func (s *Server) hasModel(name string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return slices.Contains(s.models, name)
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(v)
-}
-
-func modelNotFound(w http.ResponseWriter, name string) {
-	writeJSON(w, http.StatusNotFound, map[string]string{"error": fmt.Sprintf("model %q not found, try pulling it first", name)})
-}
-
-// Tokens estimates a token count the way a tokenizer roughly would, at
-// about four bytes of English or JSON a token.
-func Tokens(text string) int { return (len(text) + 3) / 4 }
-
-func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
-	var req api.ChatRequest
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
-		return
-	}
-	if !s.hasModel(req.Model) {
-		modelNotFound(w, req.Model)
-		return
-	}
-	s.mu.Lock()
-	script := s.chat
-	s.mu.Unlock()
-	reply := Reply{Content: "{}"}
-	if script != nil {
-		reply = script(&req)
-	}
-	if reply.Delay > 0 {
-		select {
-		case <-time.After(reply.Delay):
-		case <-r.Context().Done():
-			return
-		}
-	}
-	prompt := reply.PromptEvalCount
-	if prompt == 0 {
-		for _, m := range req.Messages {
-			prompt += Tokens(m.Content)
-		}
-	}
-	output := reply.EvalCount
-	if output == 0 {
-		output = Tokens(reply.Content)
-	}
-	s.mu.Lock()
-	s.calls = append(s.calls, Call{Path: "/api/chat", Model: req.Model, Request: &req, Format: req.Format, PromptTokens: prompt, OutputTokens: output})
-	s.mu.Unlock()
-
-	switch {
-	case reply.Status != 0 && reply.Status != http.StatusOK:
-		writeJSON(w, reply.Status, map[string]string{"error": reply.Error})
-		return
-	case reply.Raw != "":
-		w.Header().Set("Content-Type", "application/json; charset=utf-8")
-		w.Write([]byte(reply.Raw))
-		return
-	}
-	done := reply.DoneReason
-	if done == "" {
-		done = "stop"
-	}
-	final := api.ChatResponse{Model: req.Model, CreatedAt: time.Now().UTC(), Message: api.Message{Role: "assistant"},
-		Done: true, DoneReason: done,
-		Metrics: api.Metrics{TotalDuration: time.Millisecond, PromptEvalCount: prompt, EvalCount: output,
-			PromptEvalDuration: time.Millisecond, EvalDuration: time.Millisecond}}
-	if req.Stream != nil && !*req.Stream {
-		final.Message.Content = reply.Content
-		writeJSON(w, http.StatusOK, final)
-		return
-	}
-	// Streaming: the content in chunks, then a last line with the counts.
-	w.Header().Set("Content-Type", "application/x-ndjson")
-	w.WriteHeader(http.StatusOK)
-	enc := json.NewEncoder(w)
-	flusher, _ := w.(http.Flusher)
-	for _, chunk := range chunks(reply.Content, 16) {
-		enc.Encode(api.ChatResponse{Model: req.Model, CreatedAt: time.Now().UTC(), Message: api.Message{Role: "assistant", Content: chunk}})
-		if flusher != nil {
-			flusher.Flush()
-		}
-	}
-	enc.Encode(final)
-}
-
-// chunks cuts s into pieces of about n bytes, on rune boundaries.
-func chunks(s string, n int) []string {
-	var out []string
-	for len(s) > 0 {
-		i := min(n, len(s))
-		for i < len(s) && !utf8RuneStart(s[i]) {
-			i++
-		}
-		out = append(out, s[:i])
-		s = s[i:]
-	}
-	return out
-}
-
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
-
-func (s *Server) handleEmbed(w http.ResponseWriter, r *http.Request) {
-	var req api.EmbedRequest
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
-		return
-	}
-	if !s.hasModel(req.Model) {
-		modelNotFound(w, req.Model)
-		return
-	}
-	var inputs []string
-	switch in := req.Input.(type) {
-	case string:
-		inputs = []string{in}
-	case []any:
-		for _, v := range in {
-			str, ok := v.(string)
-			if !ok {
-				writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid input type"})
-				return
-			}
-			inputs = append(inputs, str)
-		}
-	default:
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": "invalid input type"})
-		return
-	}
-	s.mu.Lock()
-	embed := s.embed
-	s.mu.Unlock()
-	res := api.EmbedResponse{Model: req.Model}
-	tokens := 0
-	for _, in := range inputs {
-		res.Embeddings = append(res.Embeddings, embed(in))
-		tokens += Tokens(in)
-	}
-	res.PromptEvalCount = tokens
-	s.mu.Lock()
-	s.calls = append(s.calls, Call{Path: "/api/embed", Model: req.Model, Input: inputs, PromptTokens: tokens})
-	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, res)
-}
-
-func (s *Server) handleTags(w http.ResponseWriter, r *http.Request) {
-	s.mu.Lock()
-	models := slices.Clone(s.models)
-	s.mu.Unlock()
-	var res api.ListResponse
-	for _, m := range models {
-		res.Models = append(res.Models, api.ListModelResponse{Name: m, Model: m, ModifiedAt: time.Now().UTC(), Size: 4 << 30})
-	}
-	writeJSON(w, http.StatusOK, res)
-}
-
-func (s *Server) handleShow(w http.ResponseWriter, r *http.Request) {
-	var req api.ShowRequest
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
-		return
-	}
-	name := req.Model
-	if name == "" {
-		name = req.Name
-	}
-	if !s.hasModel(name) {
-		modelNotFound(w, name)
-		return
-	}
-	writeJSON(w, http.StatusOK, api.ShowResponse{Details: api.ModelDetails{Format: "gguf", Family: "qwen2"}})
-}
-
-// HashEmbedding is the default embedding: each word hashed into one of 64
-// dimensions, normalised, so texts sharing words point the same way.
-func HashEmbedding(text string) []float32 {
-	v := make([]float32, 64)
-	for _, w := range strings.Fields(strings.ToLower(text)) {
-		h := fnv.New32a()
-		h.Write([]byte(strings.Trim(w, ".,!?;:\"'")))
-		v[h.Sum32()%64]++
-	}
-	var n float64
-	for _, x := range v {
-		n += float64(x) * float64(x)
-	}
-	if n > 0 {
-		for i := range v {
-			v[i] = float32(float64(v[i]) / math.Sqrt(n))
-		}
-	}
-	return v
+	return slices.Contains(s.models, canonical(name))
 }

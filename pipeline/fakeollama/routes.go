@@ -1,0 +1,267 @@
+package fakeollama
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"math"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ollama/ollama/api"
+	"github.com/ollama/ollama/types/model"
+)
+
+// embeddingDims is the length of HashEmbedding's vectors, reported by
+// /api/show as the embedding models' embedding length.
+const embeddingDims = 64
+
+// pulledAt is when every model of the fake was pulled.
+var pulledAt = time.Date(2025, time.January, 1, 12, 0, 0, 0, time.UTC)
+
+// handleEmbed answers POST /api/embed the way Ollama's EmbedHandler does.
+func (s *Server) handleEmbed(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	var req api.EmbedRequest
+	if !decode(w, r, &req) {
+		return
+	}
+	inputs, ok := embedInputs(req.Input)
+	if !ok {
+		writeError(w, http.StatusBadRequest, "invalid input type")
+		return
+	}
+	call := s.record(Call{Path: "/api/embed", Model: req.Model, Input: inputs})
+	switch {
+	case req.Model == "":
+		writeError(w, http.StatusBadRequest, "model is required")
+		return
+	case !s.hasModel(req.Model):
+		notPulled(w, req.Model)
+		return
+	}
+	s.mu.Lock()
+	embed := s.embed
+	s.mu.Unlock()
+	res := api.EmbedResponse{Model: req.Model, Embeddings: make([][]float32, 0, len(inputs))}
+	for _, in := range inputs {
+		v, err := normalize(embed(in))
+		if err == nil && req.Dimensions > 0 && req.Dimensions < len(v) {
+			v, err = normalize(v[:req.Dimensions])
+		}
+		if err != nil {
+			writeError(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		res.Embeddings = append(res.Embeddings, v)
+		res.PromptEvalCount += Tokens(in)
+	}
+	s.setTokens(call, res.PromptEvalCount, 0)
+	res.LoadDuration = loadTime
+	res.TotalDuration = time.Since(start) + loadTime
+	writeJSON(w, http.StatusOK, res)
+}
+
+// embedInputs reads the input of an embed request: one string or an array
+// of strings. An empty string, like no input, is no input at all.
+func embedInputs(input any) ([]string, bool) {
+	switch in := input.(type) {
+	case nil:
+		return nil, true
+	case string:
+		if in == "" {
+			return nil, true
+		}
+		return []string{in}, true
+	case []any:
+		out := make([]string, 0, len(in))
+		for _, v := range in {
+			str, ok := v.(string)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, str)
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// normalize returns a copy of v scaled to unit length, as Ollama returns
+// every embedding; a zero vector stays zero.
+func normalize(v []float32) ([]float32, error) {
+	var sum float64
+	for _, x := range v {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return nil, errors.New("embedding contains NaN or Inf values")
+		}
+		sum += float64(x) * float64(x)
+	}
+	scale := 1 / max(math.Sqrt(sum), 1e-12)
+	out := make([]float32, len(v))
+	for i, x := range v {
+		out[i] = float32(float64(x) * scale)
+	}
+	return out, nil
+}
+
+// HashEmbedding is the default embedding: each word, lower-cased and
+// stripped of punctuation, hashed into one of 64 dimensions, and the counts
+// normalised. Texts sharing words point the same way; equal texts give
+// equal vectors.
+func HashEmbedding(text string) []float32 {
+	v := make([]float32, embeddingDims)
+	for _, w := range strings.Fields(strings.ToLower(text)) {
+		h := fnv.New32a()
+		h.Write([]byte(strings.Trim(w, ".,!?;:\"'()[]")))
+		v[h.Sum32()%embeddingDims]++
+	}
+	v, _ = normalize(v)
+	return v
+}
+
+// handleTags answers GET /api/tags: the models pulled.
+func (s *Server) handleTags(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	names := slices.Clone(s.models)
+	s.mu.Unlock()
+	res := api.ListResponse{Models: []api.ListModelResponse{}} // Ollama sends [], never null
+	for _, n := range names {
+		sum := sha256.Sum256([]byte(n))
+		size := int64(4_683_087_332)
+		if embeddingOnly(n) {
+			size = 274_302_450
+		}
+		res.Models = append(res.Models, api.ListModelResponse{Name: n, Model: n, ModifiedAt: pulledAt,
+			Size: size, Digest: hex.EncodeToString(sum[:]), Details: details(n)})
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+// handleShow answers POST /api/show: what a pulled model is and can do.
+func (s *Server) handleShow(w http.ResponseWriter, r *http.Request) {
+	var req api.ShowRequest
+	if !decode(w, r, &req) {
+		return
+	}
+	name := cmp.Or(req.Model, req.Name)
+	switch {
+	case name == "":
+		writeError(w, http.StatusBadRequest, "model is required")
+		return
+	case !s.hasModel(name):
+		notFound(w, name)
+		return
+	}
+	d := details(name)
+	caps := []model.Capability{model.CapabilityCompletion, model.CapabilityTools}
+	info := map[string]any{"general.architecture": d.Family, d.Family + ".context_length": 32768}
+	if embeddingOnly(name) {
+		caps = []model.Capability{model.CapabilityEmbedding}
+		info[d.Family+".context_length"] = 2048
+		info[d.Family+".embedding_length"] = embeddingDims
+	}
+	writeJSON(w, http.StatusOK, api.ShowResponse{
+		Modelfile:    "# Modelfile generated by fakeollama\nFROM " + canonical(name) + "\n",
+		Template:     "{{ .Prompt }}",
+		Details:      d,
+		ModelInfo:    info,
+		Capabilities: caps,
+		ModifiedAt:   pulledAt,
+	})
+}
+
+// handleVersion answers GET /api/version.
+func handleVersion(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"version": Version})
+}
+
+// handleRoot answers GET and HEAD / as Ollama does.
+func handleRoot(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	io.WriteString(w, "Ollama is running")
+}
+
+// canonical is a model name as Ollama resolves it: lower case, without the
+// default registry and namespace, with the tag "latest" when none is given.
+func canonical(name string) string {
+	n := strings.ToLower(strings.TrimSpace(name))
+	n = strings.TrimPrefix(n, "registry.ollama.ai/")
+	n = strings.TrimPrefix(n, "library/")
+	if !strings.Contains(n[strings.LastIndex(n, "/")+1:], ":") {
+		n += ":latest"
+	}
+	return n
+}
+
+// embeddingOnly reports whether a model embeds but cannot chat, which the
+// fake guesses from its name.
+func embeddingOnly(name string) bool { return strings.Contains(strings.ToLower(name), "embed") }
+
+// details makes up plausible details of a model from its name.
+func details(name string) api.ModelDetails {
+	base, tag, _ := strings.Cut(canonical(name), ":")
+	base = base[strings.LastIndex(base, "/")+1:]
+	family, _, _ := strings.Cut(base, ".")
+	family, _, _ = strings.Cut(family, "-")
+	d := api.ModelDetails{Format: "gguf", Family: family, Families: []string{family}, QuantizationLevel: "Q4_K_M"}
+	if strings.HasSuffix(tag, "b") && strings.Trim(tag[:len(tag)-1], "0123456789.") == "" && len(tag) > 1 {
+		d.ParameterSize = strings.ToUpper(tag)
+	}
+	if embeddingOnly(name) {
+		d.QuantizationLevel = "F16"
+	}
+	return d
+}
+
+// decode reads a JSON request body into v, or answers 400 as Ollama does
+// and returns false.
+func decode(w http.ResponseWriter, r *http.Request, v any) bool {
+	err := json.NewDecoder(r.Body).Decode(v)
+	switch {
+	case errors.Is(err, io.EOF):
+		writeError(w, http.StatusBadRequest, "missing request body")
+	case err != nil:
+		writeError(w, http.StatusBadRequest, err.Error())
+	}
+	return err == nil
+}
+
+// writeJSON writes v as a JSON body with status, in one line as Ollama does
+// (the client reads answers line by line).
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		status, body = http.StatusInternalServerError, []byte(`{"error":"fakeollama: cannot encode the answer"}`)
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	w.Write(body)
+}
+
+// writeError writes an Ollama error, {"error": msg}, with status. An empty
+// msg is replaced by the status text: the client treats an error answer
+// without a body as success.
+func writeError(w http.ResponseWriter, status int, msg string) {
+	msg = cmp.Or(msg, http.StatusText(status), fmt.Sprintf("status %d", status))
+	writeJSON(w, status, map[string]string{"error": msg})
+}
+
+// notFound answers 404 for a model that is not pulled, in the words of
+// Ollama 0.17.4's chat and show handlers.
+func notFound(w http.ResponseWriter, name string) {
+	writeError(w, http.StatusNotFound, fmt.Sprintf("model '%s' not found", name))
+}
+
+// notPulled answers 404 for a model that is not pulled, in the words of
+// Ollama 0.17.4's embed handler (its scheduler's).
+func notPulled(w http.ResponseWriter, name string) {
+	writeError(w, http.StatusNotFound, fmt.Sprintf("model %q not found, try pulling it first", name))
+}
