@@ -23,6 +23,9 @@ var Scopes = []Scope{
 	{"settings:read", "Read settings."},
 	{"settings:write", "Change settings."},
 	{"feedback:write", "Send feedback to whoever runs this instance."},
+	{"apps:manage", "List, register, change and remove third-party apps and their tokens."},
+	{"devices:write", "Register and remove the push tokens of your devices."},
+	{"account:export", "Download everything stored for the account: GET /users/me/export."},
 }
 
 // Scope names used by the routes.
@@ -31,6 +34,9 @@ const (
 	scopeSettingsRead   = "settings:read"
 	scopeSettingsWrite  = "settings:write"
 	scopeFeedbackWrite  = "feedback:write"
+	scopeAppsManage     = "apps:manage"
+	scopeDevicesWrite   = "devices:write"
+	scopeAccountExport  = "account:export"
 	scopeAll            = "*"
 	securityBearer      = "bearer"
 	securitySession     = "session"
