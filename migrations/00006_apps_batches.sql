@@ -50,7 +50,12 @@ CREATE TABLE batch_jobs (
 ) WITHOUT ROWID;
 CREATE INDEX batch_jobs_capture ON batch_jobs (capture_id, state);
 
+-- Bulk work (imports, re-analysis) yields to entries written now: the queue
+-- takes captures with background 0 first.
+ALTER TABLE captures ADD COLUMN background INTEGER NOT NULL DEFAULT 0;
+
 -- +goose Down
+ALTER TABLE captures DROP COLUMN background;
 DROP TABLE batch_jobs;
 DROP TABLE job_batches;
 DROP TABLE push_tokens;

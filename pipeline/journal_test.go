@@ -15,12 +15,14 @@ import (
 	"github.com/recur-journal/recur/store/storetest"
 )
 
-// TestJournal runs the four-week journal of testdata through the whole
-// pipeline, detection included, and checks it ends with the patterns,
-// correlations and flows a reader of that journal would name.
-func TestJournal(t *testing.T) {
-	now := time.Date(2026, 10, 30, 8, 0, 0, 0, time.UTC) // the morning after the last entry
-	clock := func() time.Time { return now }
+// journalEnd is the morning after the last entry of the journal.
+var journalEnd = time.Date(2026, 10, 30, 8, 0, 0, 0, time.UTC)
+
+// runJournal analyses the four-week journal of testdata, detection
+// included, for a user in Europe/London, with the clock at journalEnd.
+func runJournal(t *testing.T) *env {
+	t.Helper()
+	clock := func() time.Time { return journalEnd }
 	e := newEnv(t)
 	e.store = storetest.MustOpenAt(t, filepath.Join(t.TempDir(), "journal.db"), clock)
 	e.user = storetest.MustCreateUser(t, e.store, "journal@example.com")
@@ -38,19 +40,33 @@ func TestJournal(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	drain(t, e.pipe)
+	if q, _ := e.store.QueueCounts(ctx); q.Queued+q.Failed+q.Processing != 0 {
+		t.Fatalf("queue after the journal: %+v", q)
+	}
+	return e
+}
+
+// drain analyses every ready capture in the test's goroutine.
+func drain(t *testing.T, p *pipeline.Pipeline) {
+	t.Helper()
 	for {
-		ok, err := e.pipe.ProcessNext(ctx)
+		ok, err := p.ProcessNext(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !ok {
-			break
+			return
 		}
 	}
-	if q, _ := e.store.QueueCounts(ctx); q.Queued+q.Failed+q.Processing != 0 {
-		t.Fatalf("queue after the journal: %+v", q)
-	}
+}
 
+// TestJournal runs the four-week journal of testdata through the whole
+// pipeline, detection included, and checks it ends with the patterns,
+// correlations and flows a reader of that journal would name.
+func TestJournal(t *testing.T) {
+	e := runJournal(t)
+	ctx := context.Background()
 	list, _, err := e.store.ListPatterns(ctx, e.user.ID, store.Page{Page: 1, Limit: 100})
 	if err != nil {
 		t.Fatal(err)

@@ -207,12 +207,19 @@ func segmentsOf(ctx context.Context, tx *sql.Tx, captureID string) ([]Segment, e
 // It returns ENOTFOUND for a capture that is not the user's.
 func (s *Store) DeleteCapture(ctx context.Context, userID, id string) error {
 	return s.update(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM captures WHERE id = ? AND user_id = ?`, id, userID)
-		if err != nil {
+		var mine bool
+		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM captures WHERE id = ? AND user_id = ?)`, id, userID).Scan(&mine); err != nil {
 			return err
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
+		if !mine {
 			return NotFound("Capture")
+		}
+		// A run a batch waits for will not happen: it counts as failed.
+		if err := settleJobs(ctx, tx, id, "failed", FormatTime(s.Now())); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM captures WHERE id = ? AND user_id = ?`, id, userID); err != nil {
+			return err
 		}
 		return pruneOrphans(ctx, tx, userID)
 	})

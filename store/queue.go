@@ -12,6 +12,8 @@ import (
 // ClaimCapture moves the oldest ready capture to processing and returns it.
 // A capture is ready when it is queued, its backoff has passed and no other
 // capture of its user is processing, so one user's runs go one at a time.
+// Captures queued by bulk work (an import, a re-analysis) come after the
+// rest, so an entry written now is not stuck behind a journal's history.
 // It returns ENOTFOUND when nothing is ready.
 func (s *Store) ClaimCapture(ctx context.Context) (*Capture, error) {
 	var c *Capture
@@ -22,7 +24,7 @@ func (s *Store) ClaimCapture(ctx context.Context) (*Capture, error) {
 			WHERE id = (
 				SELECT id FROM captures q WHERE q.status = 'queued' AND q.available_at <= ?
 				AND NOT EXISTS (SELECT 1 FROM captures p WHERE p.user_id = q.user_id AND p.status = 'processing')
-				ORDER BY q.available_at, q.id LIMIT 1)
+				ORDER BY q.background, q.available_at, q.id LIMIT 1)
 			RETURNING `+captureColumns, now, now))
 		return err
 	})
@@ -71,15 +73,16 @@ func (s *Store) RequeueCapture(ctx context.Context, id string, at time.Time, cou
 // found in it is kept. It returns ENOTFOUND if the capture was deleted.
 func (s *Store) FailCapture(ctx context.Context, id string) error {
 	return s.update(ctx, func(tx *sql.Tx) error {
+		now := FormatTime(s.Now())
 		res, err := tx.ExecContext(ctx, `UPDATE captures SET status = 'failed', updated_at = ? WHERE id = ? AND status = 'processing'`,
-			FormatTime(s.Now()), id)
+			now, id)
 		if err != nil {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
 			return NotFound("Capture")
 		}
-		return nil
+		return settleJobs(ctx, tx, id, "failed", now)
 	})
 }
 
@@ -178,6 +181,9 @@ func (s *Store) CommitAnalysis(ctx context.Context, a *Analysis) error {
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
 			return NotFound("Capture")
+		}
+		if err := settleJobs(ctx, tx, a.CaptureID, "processed", now); err != nil {
+			return err
 		}
 		// A capture analysed again starts from nothing.
 		if _, err := tx.ExecContext(ctx, `DELETE FROM segments WHERE capture_id = ?`, a.CaptureID); err != nil {
