@@ -33,7 +33,7 @@ type CaptureItem struct {
 	Original   string    `json:"original" doc:"The text exactly as posted."`
 	Translated string    `json:"translated" doc:"The text in English: the original itself when it is English. Empty until processed, and for a failed capture."`
 	Language   string    `json:"language" doc:"ISO 639-1 code of the detected language. Empty until processed."`
-	Origin     string    `json:"origin" enum:"text" doc:"Where the capture came from; currently always text."`
+	Origin     string    `json:"origin" enum:"text,import" doc:"Where the capture came from: text, posted to POST /captures; import, brought in by POST /captures/import or recur import."`
 	OccurredAt Timestamp `json:"occurred_at" doc:"The moment the entry is about."`
 	Status     string    `json:"status" enum:"queued,processing,processed,failed" doc:"queued: waiting for analysis; processing: being analysed; processed: segments and tags exist; failed: the model kept answering unusably, only the text is kept (post it again to retry)."`
 	CreatedAt  Timestamp `json:"created_at"`

@@ -39,6 +39,9 @@ type Options struct {
 	BaseURL string
 	// MaxBodyBytes bounds every request body; 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
+	// MaxImportBytes bounds uploads to POST /captures/import; 0 means
+	// DefaultMaxImportBytes.
+	MaxImportBytes int64
 	// Health reports the parts beyond the database; nil reports none.
 	Health HealthReporter
 	// Analyser is told of new and deleted captures; nil tells no one.
@@ -83,6 +86,9 @@ func New(opts Options) *Server {
 	}
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if opts.MaxImportBytes <= 0 {
+		opts.MaxImportBytes = DefaultMaxImportBytes
 	}
 	opts.BaseURL = strings.TrimRight(opts.BaseURL, "/")
 	if opts.SessionLifetime <= 0 {
@@ -130,6 +136,8 @@ func New(opts Options) *Server {
 	s.registerTwoFactor()
 	s.registerMagicLinks()
 	s.registerVerification()
+	s.registerApps()
+	s.registerPushTokens()
 
 	mux.HandleFunc("GET /api/docs/api", s.serveDocs)
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
@@ -140,7 +148,7 @@ func New(opts Options) *Server {
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeJSONError(w, &apiError{status: http.StatusNotFound, Message: "No API route matches " + r.Method + " " + r.URL.Path + "."})
 	})
-	s.handler = s.withRequestLog(http.MaxBytesHandler(s.sessions.LoadAndSave(s.checkOrigin(mux)), opts.MaxBodyBytes))
+	s.handler = s.withRequestLog(limitBodies(s.sessions.LoadAndSave(s.checkOrigin(mux)), opts.MaxBodyBytes, opts.MaxImportBytes))
 	return s
 }
 
@@ -148,7 +156,7 @@ const apiDescription = `The API of Recur, a private journal that notices what ke
 
 Every route is under /api. Send and expect JSON. Every route but the health check and the sign-in routes needs a bearer token (see the security scheme for the scopes) or a signed-in browser session. Unsafe requests on a session are refused when they come from another origin.
 
-A single resource is {data}; a list is {data, links, meta}. Errors are {message}; validation errors (422) add errors, keyed by the field's own name, each a list of sentences. Times are UTC with six fractional digits and a trailing Z. Request bodies are limited to 1 MiB unless a route says otherwise.`
+A single resource is {data}; a list is {data, links, meta}. Errors are {message}; validation errors (422) add errors, keyed by the field's own name, each a list of sentences. Times are UTC with six fractional digits and a trailing Z. Request bodies are limited to 1 MiB; uploads to POST /captures/import to 64 MiB.`
 
 // Handler returns the HTTP handler of the API.
 func (s *Server) Handler() http.Handler { return s.handler }
@@ -166,8 +174,8 @@ func op(method, path, id, tag, summary, scope string, errs ...int) huma.Operatio
 		Summary:     summary,
 		Tags:        []string{tag},
 		Errors:      errs,
-		// The body limit is enforced for every route by http.MaxBytesHandler
-		// in New; Huma's own per-operation limit is turned off.
+		// The body limit is enforced for every route by limitBodies in New;
+		// Huma's own per-operation limit is turned off.
 		MaxBodyBytes: -1,
 	}
 	switch scope {

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Token is a personal access token. Its plaintext, "<id>|<secret>", is shown
@@ -41,7 +42,7 @@ func (t *Token) Validate() error {
 	if t.Name == "" {
 		return Invalid("name", "The name field is required.")
 	}
-	if len(t.Name) > 255 {
+	if utf8.RuneCountInString(t.Name) > 255 {
 		return Invalid("name", "The name may not be longer than 255 characters.")
 	}
 	if len(t.Scopes) == 0 {
