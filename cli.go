@@ -24,6 +24,11 @@ Usage:
                                           create a user; prints the new user's id
   recur token create EMAIL [--name NAME] [--scopes a,b] [--expires 720h]
                                           create a bearer token; prints the token and nothing else
+  recur import PATH --user EMAIL [--no-wait]
+                                          import a Day One, jrnl, Markdown or Recur export and
+                                          analyse it, showing progress
+  recur export --user EMAIL [--output FILE]
+                                          write everything of the user's journal as JSON
   recur backup FILE                       write a consistent copy of the database to FILE
   recur doctor                            check the configuration, the database and Ollama
   recur version                           print the version
@@ -59,6 +64,10 @@ func (m *Main) ParseFlags(args []string) error {
 			return errors.New(`usage: recur token create EMAIL [--name NAME] [--scopes a,b] [--expires 720h]`)
 		}
 		return m.parseTokenCreate(rest[1:])
+	case "import":
+		return m.parseImport(rest)
+	case "export":
+		return m.parseExport(rest)
 	case "backup":
 		return m.parse("backup FILE", "Write a consistent copy of the database to FILE, which must not exist. Safe while the server runs.", rest, 1, 1, nil,
 			func(pos []string) { m.command = func(ctx context.Context) error { return m.backup(ctx, pos[0]) } })

@@ -26,7 +26,6 @@ import (
 
 	"github.com/recur-journal/recur/migrations"
 	"github.com/recur-journal/recur/pipeline"
-	"github.com/recur-journal/recur/pipeline/detect"
 	"github.com/recur-journal/recur/server"
 	"github.com/recur-journal/recur/server/mail"
 	"github.com/recur-journal/recur/store"
@@ -156,21 +155,11 @@ func (m *Main) serve(ctx context.Context) error {
 	if err := m.openStore(ctx, true); err != nil {
 		return err
 	}
-	ollama, err := pipeline.NewOllama(pipeline.OllamaOptions{
-		URL: m.Config.Ollama.URL, Model: m.Config.Ollama.Model, EmbedModel: m.Config.Ollama.EmbedModel,
-		Timeout: m.Config.Ollama.Timeout.Duration,
-	})
+	p, ollama, err := m.newPipeline()
 	if err != nil {
 		return err
 	}
-	m.pipeline = pipeline.New(pipeline.Options{
-		Store:     m.store,
-		Model:     ollama,
-		ModelName: m.Config.Ollama.Model,
-		Logger:    m.Logger.With("part", "pipeline"),
-		Workers:   m.Config.Ollama.Workers,
-		Detector:  detect.NewDetector(m.store, nil),
-	})
+	m.pipeline = p
 	if err := m.pipeline.Start(ctx); err != nil {
 		return err
 	}

@@ -22,10 +22,16 @@ import (
 // returns what it printed.
 func run(t *testing.T, dir string, stdin string, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
+	return runEnv(t, []string{"RECUR_STORAGE_DATA_DIR=" + dir, "RECUR_OLLAMA_URL=http://127.0.0.1:1"}, stdin, args...)
+}
+
+// runEnv runs the command line with the environment env.
+func runEnv(t *testing.T, env []string, stdin string, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
 	m := NewMain()
 	var out, errb bytes.Buffer
 	m.Stdin, m.Stdout, m.Stderr = strings.NewReader(stdin), &out, &errb
-	m.Env = []string{"RECUR_STORAGE_DATA_DIR=" + dir, "RECUR_OLLAMA_URL=http://127.0.0.1:1"}
+	m.Env = env
 	if err = m.ParseFlags(args); err == nil {
 		err = m.Run(context.Background())
 		if cerr := m.Close(); err == nil {

@@ -45,6 +45,10 @@ func init() {
 		return buildError(context.Background(), status, msg, errs...)
 	}
 	huma.NewErrorWithContext = func(ctx huma.Context, status int, msg string, errs ...error) huma.StatusError {
+		if status == http.StatusBadRequest && ctx.Operation() != nil && ctx.Operation().OperationID == importOperation {
+			// The one route whose body is a file, not JSON: Huma refuses it only when it is empty.
+			return invalid("file", emptyUpload)
+		}
 		return buildError(ctx.Context(), status, msg, errs...)
 	}
 }

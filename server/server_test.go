@@ -94,6 +94,12 @@ func (h *harness) do(method, path, token string, body any) response {
 	if rd != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	return h.send(req, token)
+}
+
+// send sends req with the bearer token, if any, and reads the answer.
+func (h *harness) send(req *http.Request, token string) response {
+	h.t.Helper()
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}

@@ -1,0 +1,236 @@
+package importer
+
+import (
+	"archive/zip"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+)
+
+// file is one file of a zip or folder, listed before anything is read.
+type file struct {
+	path string
+	open func() (io.ReadCloser, error)
+}
+
+// readFS reads a folder, or any fs.FS, walking it in lexical order.
+func (r *reader) readFS(fsys fs.FS) (*Result, error) {
+	var files []file
+	count := 0
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil && p == "." {
+			return &Error{Message: fmt.Sprintf("The folder cannot be read (%v); check that it exists and may be read.", unwrapPath(err))}
+		} else if err != nil {
+			return errorf(p, "cannot be read (%v); upload the files again.", unwrapPath(err))
+		}
+		if p == "." {
+			return nil
+		}
+		if count++; count > maxFiles {
+			return errTooManyFiles()
+		}
+		if isHidden(d.Name()) {
+			r.res.Skipped++
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		switch {
+		case d.IsDir():
+		case !d.Type().IsRegular(): // links are never followed
+			r.res.Skipped++
+		default:
+			files = append(files, file{p, func() (io.ReadCloser, error) { return fsys.Open(p) }})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r.readFiles(files)
+}
+
+// readZip reads the files of a zip. It lists them itself rather than
+// through the zip's fs.FS view, which cannot walk the backslashed names
+// some Windows tools write. A name that reaches outside the zip
+// ("../x.md", "/x.md") is skipped.
+func (r *reader) readZip(zr *zip.Reader) (*Result, error) {
+	var files []file
+	hidden := map[string]bool{}
+	for _, f := range zr.File {
+		name := strings.ReplaceAll(f.Name, `\`, "/")
+		if strings.HasSuffix(name, "/") {
+			continue // a folder
+		}
+		if !fs.ValidPath(name) {
+			r.res.Skipped++
+			continue
+		}
+		// Count a hidden folder once, as a walk of the unpacked folder does.
+		if dir, ok := hiddenPrefix(name); ok {
+			if !hidden[dir] {
+				hidden[dir] = true
+				r.res.Skipped++
+			}
+			continue
+		}
+		if !f.Mode().IsRegular() {
+			r.res.Skipped++
+			continue
+		}
+		files = append(files, file{name, f.Open})
+	}
+	// The order of a walk of the unpacked folder: a folder's files before
+	// the names it is a prefix of.
+	key := func(f file) string { return strings.ReplaceAll(f.path, "/", "\x00") }
+	slices.SortStableFunc(files, func(a, b file) int { return strings.Compare(key(a), key(b)) })
+	return r.readFiles(files)
+}
+
+// isHidden reports whether a file or folder name is one left out unread:
+// hidden (".obsidian", ".DS_Store") or macOS's zip leftovers.
+func isHidden(name string) bool {
+	return strings.HasPrefix(name, ".") || name == "__MACOSX"
+}
+
+// hiddenPrefix returns the part of p up to its first hidden name.
+func hiddenPrefix(p string) (string, bool) {
+	parts := strings.Split(p, "/")
+	for i, part := range parts {
+		if isHidden(part) {
+			return strings.Join(parts[:i+1], "/"), true
+		}
+	}
+	return "", false
+}
+
+// readFiles reads the files of a zip or folder: JSON files first, to tell
+// what they are, then, when none is a journal, the Markdown files. Files of
+// other kinds are counted as skipped and never read.
+func (r *reader) readFiles(files []file) (*Result, error) {
+	var jsonFiles, markdownFiles []file
+	for _, f := range files {
+		switch {
+		case strings.EqualFold(path.Ext(f.path), ".json"):
+			jsonFiles = append(jsonFiles, f)
+		case isMarkdownName(f.path):
+			markdownFiles = append(markdownFiles, f)
+		default: // photos, videos, PDFs and the like
+			r.res.Skipped++
+		}
+	}
+
+	type journal struct {
+		path string
+		data []byte
+	}
+	var dayOne, jrnl, recur []journal
+	for _, f := range jsonFiles {
+		data, err := r.readFile(f)
+		if err != nil {
+			return nil, err
+		}
+		kind, err := classify(f.path, data)
+		if err != nil {
+			return nil, err
+		}
+		switch kind {
+		case DayOne:
+			dayOne = append(dayOne, journal{f.path, data})
+		case JRNL:
+			jrnl = append(jrnl, journal{f.path, data})
+		case Recur:
+			recur = append(recur, journal{f.path, data})
+		default:
+			r.res.Skipped++
+		}
+	}
+
+	switch {
+	case len(recur) > 0:
+		if len(recur) > 1 || len(dayOne)+len(jrnl) > 0 {
+			return nil, &Error{Message: "This upload holds a Recur export beside other journal files; upload the Recur export on its own."}
+		}
+		return &Result{Format: Recur, Recur: recur[0].data, Skipped: r.res.Skipped + len(markdownFiles)}, nil
+	case len(dayOne) > 0 && len(jrnl) > 0:
+		return nil, &Error{Message: "This upload holds both Day One and jrnl exports; upload them one at a time."}
+	case len(dayOne) > 0:
+		r.res.Format = DayOne
+		r.res.Skipped += len(markdownFiles)
+		for _, j := range dayOne {
+			if err := r.readDayOne(j.path, j.data); err != nil {
+				return nil, err
+			}
+		}
+	case len(jrnl) > 0:
+		r.res.Format = JRNL
+		r.res.Skipped += len(markdownFiles)
+		for _, j := range jrnl {
+			if err := r.readJRNL(j.path, j.data); err != nil {
+				return nil, err
+			}
+		}
+	default:
+		r.res.Format = Markdown
+		for _, f := range markdownFiles {
+			data, err := r.readFile(f)
+			if err != nil {
+				return nil, err
+			}
+			if err := r.readMarkdown(f.path, data); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return r.finish()
+}
+
+// readFile reads one file, counting its bytes against the budget as they
+// are unpacked, so that a zip bomb stops at the limit.
+func (r *reader) readFile(f file) ([]byte, error) {
+	rc, err := f.open()
+	if err != nil {
+		return nil, errorf(f.path, "cannot be read (%v); upload the files again.", unwrapPath(err))
+	}
+	defer rc.Close()
+	data, err := io.ReadAll(io.LimitReader(rc, r.budget+1))
+	if err != nil {
+		return nil, errorf(f.path, "cannot be read (%v); make the zip again and upload it.", unwrapPath(err))
+	}
+	if int64(len(data)) > r.budget {
+		return nil, &Error{Message: fmt.Sprintf("This upload holds more than %s once unpacked; split it into smaller uploads.", size(r.limit))}
+	}
+	r.budget -= int64(len(data))
+	return data, nil
+}
+
+// errTooManyFiles is the error of a zip or folder with too many files.
+func errTooManyFiles() *Error {
+	return &Error{Message: fmt.Sprintf("This upload holds more than %d files; split it into smaller uploads.", maxFiles)}
+}
+
+// size says a number of bytes for people.
+func size(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// unwrapPath drops the operation and path an *fs.PathError repeats, since
+// the message names the file already.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,264 @@
+package importer
+
+import (
+	"archive/zip"
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Format names what an upload was.
+type Format string
+
+// The formats Read and ReadFS recognise.
+const (
+	DayOne   Format = "dayone"   // Day One JSON export (a Journal.json, or the export .zip holding one or more journal JSON files and photos/ etc.)
+	JRNL     Format = "jrnl"     // jrnl's `jrnl --export json`
+	Markdown Format = "markdown" // Markdown (.md/.markdown/.txt) files with dates, in a zip or a folder, or a single file
+	Recur    Format = "recur"    // Recur's own export: a JSON object whose top-level "format" is "recur-export"
+)
+
+// Title is the format's name for people: "Day One", "jrnl", "Markdown" or
+// "Recur export".
+func (f Format) Title() string {
+	switch f {
+	case DayOne:
+		return "Day One"
+	case JRNL:
+		return "jrnl"
+	case Markdown:
+		return "Markdown"
+	case Recur:
+		return "Recur export"
+	}
+	return string(f)
+}
+
+// Entry is one journal entry read from an upload.
+type Entry struct {
+	OccurredAt time.Time // UTC, truncated to the microsecond
+	Text       string    // trimmed, valid UTF-8, non-empty, at most Options.MaxText runes
+	Source     string    // where it came from, for messages: "Journal.json, entry 12", "2024/2024-01-05.md (part 2 of 3)"
+}
+
+// Result is what an upload held.
+type Result struct {
+	Format  Format
+	Entries []Entry // oldest first (stable sort by OccurredAt; parts of one split entry keep their order)
+	Recur   []byte  // for Format Recur only: the export document, untouched; Entries is empty
+	Skipped int     // files or entries left out on purpose: photos and other non-text files, entries without text
+}
+
+// Options say how to read what an upload leaves open.
+type Options struct {
+	Location *time.Location // for dates and times without a zone (jrnl, Markdown); nil means UTC
+	MaxText  int            // entries longer than this many runes are split; 0 means 10000
+	MaxBytes int64          // cap on the uncompressed bytes read from a zip or folder; 0 means 512 MiB
+}
+
+// Defaults for Options left zero, and the most files a zip or folder may hold.
+const (
+	defaultMaxText  = 10000
+	defaultMaxBytes = 512 << 20
+	maxFiles        = 100000
+)
+
+// Error says what is wrong with an upload, naming the file or entry. Nothing
+// of a malformed upload is imported.
+type Error struct {
+	Source  string // "Journal.json, entry 12", "notes/todo.md", or "" for the upload as a whole
+	Message string // one sentence that says what to do
+}
+
+// Error returns "Source: Message", or just Message for the upload as a whole.
+func (e *Error) Error() string {
+	if e.Source == "" {
+		return e.Message
+	}
+	return e.Source + ": " + e.Message
+}
+
+// errorf makes an *Error about source.
+func errorf(source, format string, args ...any) *Error {
+	return &Error{Source: source, Message: fmt.Sprintf(format, args...)}
+}
+
+// accepted lists what can be imported, for messages.
+const accepted = "upload a Day One export (the .zip or its Journal.json), a jrnl export (jrnl --export json), " +
+	"Markdown files (.md, .markdown or .txt: one file, or a .zip of them) or a Recur export"
+
+// errNoEntries is the error of an upload without a single entry.
+func errNoEntries() *Error {
+	return &Error{Message: "No journal entries found in this upload."}
+}
+
+// Read reads one uploaded file: a zip, a JSON export (Day One, jrnl or
+// Recur), or a single Markdown file. name is the file's name, used in
+// messages and to recognise a single .md, .markdown or .txt file; it may be
+// "". The kind of file is told by its content, not its name. Every error
+// about the content is an *Error.
+func Read(name string, data []byte, opts Options) (*Result, error) {
+	r := newReader(opts)
+	name = strings.ReplaceAll(name, `\`, "/")
+	switch {
+	case len(bytes.TrimSpace(data)) == 0:
+		return nil, &Error{Source: name, Message: "the file is empty; " + accepted + "."}
+	case bytes.HasPrefix(data, []byte("PK\x03\x04")) || bytes.HasPrefix(data, []byte("PK\x05\x06")):
+		zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+		// Insecure names (reported only under GODEBUG=zipinsecurepath=0)
+		// do no harm: readZip skips them.
+		if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
+			return nil, &Error{Source: name, Message: fmt.Sprintf("this zip cannot be opened (%v); make the zip again and upload it.", err)}
+		}
+		if len(zr.File) > maxFiles {
+			return nil, errTooManyFiles()
+		}
+		return r.readZip(zr)
+	case isJSONObject(data):
+		kind, err := classify(name, data)
+		if err != nil && !isMarkdownName(name) {
+			return nil, err
+		}
+		switch kind {
+		case Recur:
+			return &Result{Format: Recur, Recur: data}, nil
+		case DayOne:
+			r.res.Format = DayOne
+			err = r.readDayOne(name, data)
+		case JRNL:
+			r.res.Format = JRNL
+			err = r.readJRNL(name, data)
+		default:
+			// A Markdown or text file that happens to start with "{".
+			if !isMarkdownName(name) {
+				return nil, &Error{Source: name, Message: "this JSON is not a journal export Recur knows; " + accepted + "."}
+			}
+			r.res.Format = Markdown
+			err = r.readMarkdown(name, data)
+		}
+		if err != nil {
+			return nil, err
+		}
+	case isMarkdownName(name):
+		r.res.Format = Markdown
+		if err := r.readMarkdown(name, data); err != nil {
+			return nil, err
+		}
+	default:
+		msg := "This is not a file Recur can import: " + accepted + "."
+		if name != "" {
+			msg = "not a file Recur can import; " + accepted + "."
+		}
+		return nil, &Error{Source: name, Message: msg}
+	}
+	return r.finish()
+}
+
+// ReadFS reads a folder, or an opened zip: the Day One journal JSON files
+// when it holds any, else a Recur export JSON, else jrnl JSON exports, else
+// every Markdown file in it. Hidden files and folders (".obsidian",
+// ".DS_Store"), "__MACOSX", links and files of other kinds are skipped
+// without being read and counted in Result.Skipped. Every error about the
+// content is an *Error.
+func ReadFS(fsys fs.FS, opts Options) (*Result, error) {
+	return newReader(opts).readFS(fsys)
+}
+
+// reader gathers the entries of one upload.
+type reader struct {
+	loc     *time.Location
+	maxText int
+	budget  int64 // bytes still allowed to be read from a zip or folder
+	limit   int64 // the whole budget, for messages
+	res     Result
+}
+
+func newReader(opts Options) *reader {
+	r := &reader{loc: opts.Location, maxText: opts.MaxText, budget: opts.MaxBytes}
+	if r.loc == nil {
+		r.loc = time.UTC
+	}
+	if r.maxText <= 0 {
+		r.maxText = defaultMaxText
+	}
+	if r.budget <= 0 {
+		r.budget = defaultMaxBytes
+	}
+	r.limit = r.budget
+	return r
+}
+
+// add adds one entry read from source, split into parts when its text is
+// longer than the limit. An entry without text is skipped.
+func (r *reader) add(source string, at time.Time, text string) error {
+	if !utf8.ValidString(text) {
+		return errorf(source, "the text is not valid UTF-8; save it as UTF-8 and upload it again.")
+	}
+	text = strings.TrimSpace(text)
+	if text == "" {
+		r.res.Skipped++
+		return nil
+	}
+	if at.Year() < 1900 {
+		return errorf(source, "dated %s, before 1900; correct the date and upload it again.", at.Format("2006-01-02"))
+	}
+	at = at.UTC().Truncate(time.Microsecond)
+	parts := splitText(text, r.maxText)
+	for i, p := range parts {
+		src := source
+		if len(parts) > 1 {
+			src = fmt.Sprintf("%s (part %d of %d)", source, i+1, len(parts))
+		}
+		r.res.Entries = append(r.res.Entries, Entry{OccurredAt: at, Text: p, Source: src})
+	}
+	return nil
+}
+
+// finish sorts the entries, oldest first, and refuses an upload without any.
+func (r *reader) finish() (*Result, error) {
+	if r.res.Format != Recur && len(r.res.Entries) == 0 {
+		return nil, errNoEntries()
+	}
+	slices.SortStableFunc(r.res.Entries, func(a, b Entry) int { return a.OccurredAt.Compare(b.OccurredAt) })
+	res := r.res
+	return &res, nil
+}
+
+// isJSONObject reports whether data starts like a JSON object.
+func isJSONObject(data []byte) bool {
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	data = bytes.TrimLeft(data, " \t\r\n")
+	return len(data) > 0 && data[0] == '{'
+}
+
+// isMarkdownName reports whether a file name is one read as Markdown.
+func isMarkdownName(name string) bool {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".md", ".markdown", ".txt":
+		return true
+	}
+	return false
+}
+
+// entrySource names entry i (0-based) of a file, for messages.
+func entrySource(file string, i int) string {
+	if file == "" {
+		return fmt.Sprintf("entry %d", i+1)
+	}
+	return fmt.Sprintf("%s, entry %d", file, i+1)
+}
+
+// normalizeNewlines drops a byte-order mark and turns CRLF and CR line ends into LF.
+func normalizeNewlines(s string) string {
+	s = strings.TrimPrefix(s, "\ufeff")
+	if !strings.Contains(s, "\r") {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+}

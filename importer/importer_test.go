@@ -1,0 +1,241 @@
+package importer
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+)
+
+// berlin is the zone the tests read local dates and times in.
+func berlin(tb testing.TB) *time.Location {
+	tb.Helper()
+	loc, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return loc
+}
+
+// mustRead reads a fixture file with Read.
+func mustRead(tb testing.TB, file string, opts Options) *Result {
+	tb.Helper()
+	data, err := os.ReadFile("testdata/" + file)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	res, err := Read(file, data, opts)
+	if err != nil {
+		tb.Fatalf("Read(%s): %v", file, err)
+	}
+	return res
+}
+
+// utc is a time in UTC.
+func utc(s string) time.Time {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// checkResult compares a result with the format, entries and skipped count wanted.
+func checkResult(t *testing.T, res *Result, format Format, skipped int, want []Entry) {
+	t.Helper()
+	if got := res.Format; got != format {
+		t.Errorf("Format = %q, want %q", got, format)
+	}
+	if got := res.Skipped; got != skipped {
+		t.Errorf("Skipped = %d, want %d", got, skipped)
+	}
+	if len(res.Entries) != len(want) {
+		for _, e := range res.Entries {
+			t.Logf("got %s %q (%s)", e.OccurredAt.Format(time.RFC3339), e.Text, e.Source)
+		}
+		t.Fatalf("got %d entries, want %d", len(res.Entries), len(want))
+	}
+	for i, w := range want {
+		g := res.Entries[i]
+		if !g.OccurredAt.Equal(w.OccurredAt) || g.OccurredAt.Location() != time.UTC {
+			t.Errorf("entry %d: OccurredAt = %v, want %v in UTC", i, g.OccurredAt, w.OccurredAt)
+		}
+		if g.Text != w.Text {
+			t.Errorf("entry %d: Text = %q, want %q", i, g.Text, w.Text)
+		}
+		if g.Source != w.Source {
+			t.Errorf("entry %d: Source = %q, want %q", i, g.Source, w.Source)
+		}
+	}
+}
+
+func TestReadRecur(t *testing.T) {
+	doc := []byte(`{"format": "recur-export", "version": 1, "captures": []}`)
+	t.Run("JSON", func(t *testing.T) {
+		res, err := Read("recur-export.json", doc, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Format != Recur || string(res.Recur) != string(doc) || len(res.Entries) != 0 {
+			t.Fatalf("got %+v, want the document untouched", res)
+		}
+	})
+	t.Run("Zip", func(t *testing.T) {
+		res, err := Read("backup.zip", makeZip(t, zipFile{"recur-export.json", string(doc)}, zipFile{"README.md", "hi"}), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Format != Recur || string(res.Recur) != string(doc) || res.Skipped != 1 {
+			t.Fatalf("got %+v, want the document and one file skipped", res)
+		}
+	})
+}
+
+// openLog is a file system that records which files were opened.
+type openLog struct {
+	fs.FS
+	opened []string
+}
+
+func (o *openLog) Open(name string) (fs.File, error) {
+	f, err := o.FS.Open(name)
+	if err == nil {
+		if st, _ := f.Stat(); st != nil && !st.IsDir() {
+			o.opened = append(o.opened, name)
+		}
+	}
+	return f, err
+}
+
+func TestReadFSSkipsUnread(t *testing.T) {
+	journal, err := os.ReadFile("testdata/dayone/Journal.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys := &openLog{FS: fstest.MapFS{
+		"Export/Journal.json":             {Data: journal},
+		"Export/photos/abc.jpeg":          {Data: []byte(tinyJPEG)},
+		"Export/pdfs/def.pdf":             {Data: []byte("%PDF-1.4")},
+		"Export/notes.md":                 {Data: []byte("An undated note")},
+		"Export/.hidden/secret.md":        {Data: []byte("2024-01-01")},
+		"Export/link.json":                {Data: []byte("{}"), Mode: fs.ModeSymlink},
+		"Export/settings.json":            {Data: []byte(`{"theme": "dark"}`)},
+		"__MACOSX/Export/._Journal.json":  {Data: []byte("\x00")},
+		"Export/audios/ghi.m4a":           {Data: []byte("m4a")},
+		"Export/videos/3c59dc048e885.mov": {Data: []byte("mov")},
+	}}
+	res, err := ReadFS(fsys, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 2 entries without text; photo, PDF, audio, video, note, hidden
+	// folder, link, settings, __MACOSX.
+	if got, want := res.Skipped, 2+9; got != want {
+		t.Errorf("Skipped = %d, want %d", got, want)
+	}
+	if got, want := strings.Join(fsys.opened, " "), "Export/Journal.json Export/settings.json"; got != want {
+		t.Errorf("opened %s, want only %s", got, want)
+	}
+}
+
+func TestReadErrors(t *testing.T) {
+	long := "{" + strings.Repeat(" ", 100) + "}"
+	for _, c := range []struct {
+		name string
+		file string // a fixture, or
+		data string // the upload itself
+		opts Options
+		want string // what Error() says
+	}{
+		{name: "Truncated", file: "dayone-truncated.json", want: "dayone-truncated.json: not valid JSON near line 62"},
+		{name: "NoCreationDate", file: "dayone-no-date.json", want: "dayone-no-date.json, entry 2: the entry has no creationDate; "},
+		{name: "Undated", file: "markdown-undated.zip", want: "notes/ideas.md: no date: name the file like 2024-01-05.md or add a `date:` line to its front matter."},
+		{name: "NotAJournal", file: "not-a-journal.json", want: "not-a-journal.json: this JSON is not a journal export Recur knows; upload a Day One export"},
+		{name: "TooBig", file: "markdown.zip", opts: Options{MaxBytes: 100}, want: "This upload holds more than 100 bytes once unpacked; split it into smaller uploads."},
+		{name: "Photo", data: tinyJPEG, want: "photo.jpeg: not a file Recur can import; upload a Day One export"},
+		{name: "NoName", data: "just some text", want: "This is not a file Recur can import: upload"},
+		{name: "Empty", data: " \n", want: "photo.jpeg: the file is empty; "},
+		{name: "NotZip", data: "PK\x03\x04 broken", want: "photo.jpeg: this zip cannot be opened"},
+		{name: "Array", data: "[1, 2]", want: "photo.jpeg: not a file Recur can import"},
+		{name: "JSONTypo", data: long[:60] + `"entries": [}`, want: "photo.jpeg: not valid JSON near line 1, column 74"},
+		{name: "NoEntries", data: `{"metadata": {"version": "1.0"}, "entries": [{"creationDate": "2024-01-01T00:00:00Z", "text": "![](dayone-moment://A1)"}]}`, want: "No journal entries found in this upload."},
+		{name: "DayOneBadDate", data: `{"entries": [{"creationDate": "yesterday", "text": "x"}]}`, want: `photo.jpeg, entry 1: the creationDate "yesterday" is not a date like 2023-01-05T18:23:11Z`},
+		{name: "DayOneWrongType", data: `{"entries": [{"creationDate": "2024-01-01T00:00:00Z", "text": 12}]}`, want: `photo.jpeg, entry 1: its "text" is a JSON number where string belongs`},
+		{name: "DayOne1850", data: `{"entries": [{"creationDate": "1850-01-01T00:00:00Z", "text": "x"}]}`, want: "photo.jpeg, entry 1: dated 1850-01-01, before 1900; "},
+		{name: "JRNLNoDate", data: `{"tags": {}, "entries": [{"title": "Hi", "body": "", "time": "09:00"}]}`, want: "photo.jpeg, entry 1: the entry has no date; "},
+		{name: "JRNLBadTime", data: `{"tags": {}, "entries": [{"title": "Hi", "body": "", "date": "2024-01-01", "time": "9 am"}]}`, want: `photo.jpeg, entry 1: the time "9 am" is not a time like 08:30`},
+		{name: "MixedJSON", data: zipOf(t, zipFile{"a.json", `{"tags": {}, "entries": [{"date": "2024-01-01"}]}`}, zipFile{"b.json", `{"metadata": {}, "entries": []}`}), want: "This upload holds both Day One and jrnl exports"},
+		{name: "TwoRecur", data: zipOf(t, zipFile{"a.json", `{"format": "recur-export"}`}, zipFile{"b.json", `{"format": "recur-export"}`}), want: "This upload holds a Recur export beside other journal files; upload the Recur export on its own."},
+		{name: "NotUTF8", data: zipOf(t, zipFile{"2024-01-01.md", "caf\xe9"}), want: "2024-01-01.md: the file is not UTF-8 text; "},
+		{name: "BadFrontMatterDate", data: zipOf(t, zipFile{"a.md", "---\ndate: soon\n---\nText"}), want: `a.md: the front matter's date "soon" is not a date; `},
+		{name: "FrontMatter1850", data: zipOf(t, zipFile{"a.md", "---\ndate: 1850-06-01\n---\nText"}), want: "a.md: dated 1850-06-01, before 1900; "},
+		{name: "EmptyZip", data: zipOf(t), want: "No journal entries found in this upload."},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			name, data := "photo.jpeg", []byte(c.data)
+			if c.name == "NoName" {
+				name = ""
+			}
+			if c.file != "" {
+				var err error
+				name = c.file
+				if data, err = os.ReadFile("testdata/" + c.file); err != nil {
+					t.Fatal(err)
+				}
+			}
+			res, err := Read(name, data, c.opts)
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("Read = %+v, %v; want an *Error", res, err)
+			}
+			if !strings.HasPrefix(err.Error(), c.want) {
+				t.Errorf("error %q, want it to start %q", err, c.want)
+			}
+			if res != nil {
+				t.Errorf("a result beside the error: %+v", res)
+			}
+		})
+	}
+}
+
+// zipOf is makeZip as a string, for tables.
+func zipOf(tb testing.TB, files ...zipFile) string { return string(makeZip(tb, files...)) }
+
+func TestTooManyFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("makes a zip of 100001 files")
+	}
+	files := make([]zipFile, maxFiles+1)
+	for i := range files {
+		files[i] = zipFile{Name: "p/" + strings.Repeat("x", 1) + string(rune('a'+i%26)) + time.Duration(i).String() + ".jpeg"}
+	}
+	_, err := Read("many.zip", makeZip(t, files...), Options{})
+	if err == nil || err.Error() != "This upload holds more than 100000 files; split it into smaller uploads." {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestErrorString(t *testing.T) {
+	if got, want := (&Error{Source: "a.md", Message: "no date."}).Error(), "a.md: no date."; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	if got, want := (&Error{Message: "No journal entries found in this upload."}).Error(), "No journal entries found in this upload."; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+}
+
+func TestZipUnsafeNames(t *testing.T) {
+	data := makeZip(t,
+		zipFile{"../2024-01-02 escape.md", "Should not be read."},
+		zipFile{"/2024-01-03 absolute.md", "Nor this."},
+		zipFile{`notes\2024-01-01.md`, "Written on Windows."},
+	)
+	res, err := Read("journal.zip", data, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkResult(t, res, Markdown, 2, []Entry{{utc("2024-01-01T12:00:00Z"), "Written on Windows.", "notes/2024-01-01.md"}})
+}
