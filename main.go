@@ -155,7 +155,7 @@ func (m *Main) serve(ctx context.Context) error {
 	if err := m.openStore(ctx, true); err != nil {
 		return err
 	}
-	p, ollama, err := m.newPipeline()
+	p, ollama, err := m.newPipeline(m.Logger)
 	if err != nil {
 		return err
 	}

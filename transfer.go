@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -140,7 +141,10 @@ func (m *Main) reportImport(res *importer.Result, r *store.ImportResult) {
 // done, drawing its progress. A running server may share the work: each
 // capture is claimed by one of them.
 func (m *Main) watchBatch(ctx context.Context, userID string, b *store.JobBatch) error {
-	p, _, err := m.newPipeline()
+	// The bar says when Ollama cannot be reached; the log keeps to errors,
+	// such as a capture that failed.
+	quiet := slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	p, _, err := m.newPipeline(quiet)
 	if err != nil {
 		return err
 	}
@@ -182,7 +186,7 @@ func (m *Main) watchBatch(ctx context.Context, userID string, b *store.JobBatch)
 
 // newPipeline makes the analysis pipeline, and its Ollama client, from the
 // configuration.
-func (m *Main) newPipeline() (*pipeline.Pipeline, *pipeline.Ollama, error) {
+func (m *Main) newPipeline(log *slog.Logger) (*pipeline.Pipeline, *pipeline.Ollama, error) {
 	ollama, err := pipeline.NewOllama(pipeline.OllamaOptions{
 		URL: m.Config.Ollama.URL, Model: m.Config.Ollama.Model, EmbedModel: m.Config.Ollama.EmbedModel,
 		Timeout: m.Config.Ollama.Timeout.Duration,
@@ -194,7 +198,7 @@ func (m *Main) newPipeline() (*pipeline.Pipeline, *pipeline.Ollama, error) {
 		Store:     m.store,
 		Model:     ollama,
 		ModelName: m.Config.Ollama.Model,
-		Logger:    m.Logger.With("part", "pipeline"),
+		Logger:    log.With("part", "pipeline"),
 		Workers:   m.Config.Ollama.Workers,
 		Detector:  detect.NewDetector(m.store, nil),
 	}), ollama, nil

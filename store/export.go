@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -218,6 +219,7 @@ func restore(ctx context.Context, tx *sql.Tx, userID, name string, doc exportDoc
 		return 0, nil, err
 	}
 	var queued []string
+	stmts := map[string]*sql.Stmt{} // rows of a table share their columns, mostly
 	for _, t := range exportTables {
 		cols, err := tableColumns(ctx, tx, t.name)
 		if err != nil {
@@ -227,7 +229,8 @@ func restore(ctx context.Context, tx *sql.Tx, userID, name string, doc exportDoc
 			where := fmt.Sprintf("%s[%d]", t.name, i)
 			names := make([]string, 0, len(row)+1)
 			args := make([]any, 0, len(row)+1)
-			for col, v := range row {
+			for _, col := range slices.Sorted(maps.Keys(row)) {
+				v := row[col]
 				typ, ok := cols[col]
 				if !ok || slices.Contains(t.omit, col) {
 					return 0, nil, Invalid("file", "%s: unknown field %q.", where, col)
@@ -263,7 +266,15 @@ func restore(ctx context.Context, tx *sql.Tx, userID, name string, doc exportDoc
 				verb = "INSERT OR REPLACE" // a setting made before the restore gives way
 			}
 			query := verb + " INTO " + t.name + " (" + strings.Join(names, ", ") + ") VALUES (?" + strings.Repeat(", ?", len(names)-1) + ")"
-			if _, err := tx.ExecContext(ctx, query, args...); err != nil {
+			stmt, ok := stmts[query]
+			if !ok {
+				if stmt, err = tx.PrepareContext(ctx, query); err != nil {
+					return 0, nil, err
+				}
+				defer stmt.Close()
+				stmts[query] = stmt
+			}
+			if _, err := stmt.ExecContext(ctx, args...); err != nil {
 				return 0, nil, Invalid("file", "%s: %s.", where, strings.TrimPrefix(err.Error(), "constraint failed: "))
 			}
 		}

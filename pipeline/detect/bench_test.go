@@ -1,10 +1,12 @@
 package detect_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -108,3 +110,72 @@ func BenchmarkDetect(b *testing.B) {
 		}
 	}
 }
+
+// analysedTenYears is the ten-year journal with its patterns detected.
+func analysedTenYears(b *testing.B) (*store.Store, *store.User) {
+	s, u, clock := loadTenYears(b)
+	if err := detect.NewDetector(s, clock).Detect(context.Background(), u.ID); err != nil {
+		b.Fatal(err)
+	}
+	return s, u
+}
+
+// BenchmarkExport writes the whole ten-year journal as the export document.
+func BenchmarkExport(b *testing.B) {
+	s, u := analysedTenYears(b)
+	var size int64
+	b.ReportAllocs()
+	for b.Loop() {
+		var w countWriter
+		if err := s.Export(context.Background(), u.ID, &w); err != nil {
+			b.Fatal(err)
+		}
+		size = int64(w)
+	}
+	b.ReportMetric(float64(size)/(1<<20), "MiB")
+}
+
+// BenchmarkRestore brings the ten-year export back into a new account of
+// the same instance, so every record gets a new id.
+func BenchmarkRestore(b *testing.B) {
+	s, u := analysedTenYears(b)
+	var buf bytes.Buffer
+	if err := s.Export(context.Background(), u.ID, &buf); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		n++
+		v := storetest.MustCreateUser(b, s, fmt.Sprintf("restore%d@example.com", n))
+		res, err := s.Restore(context.Background(), v.ID, "restore", buf.Bytes())
+		if err != nil || res.Imported != 3650 {
+			b.Fatalf("restored %+v, %v", res, err)
+		}
+	}
+}
+
+// BenchmarkImport imports ten years of daily entries of about a thousand
+// characters, as a Day One journal would bring, into a new account.
+func BenchmarkImport(b *testing.B) {
+	s := storetest.MustOpen(b)
+	entries := make([]store.ImportEntry, 3650)
+	for d := range entries {
+		entries[d] = store.ImportEntry{OccurredAt: start.AddDate(0, 0, d), Source: fmt.Sprint("entry ", d+1),
+			Text: strings.Repeat(fmt.Sprintf("Day %d of the journal, and what happened in it. ", d), 20)}
+	}
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		n++
+		u := storetest.MustCreateUser(b, s, fmt.Sprintf("import%d@example.com", n))
+		res, err := s.ImportCaptures(context.Background(), u.ID, "import", entries)
+		if err != nil || res.Imported != len(entries) {
+			b.Fatalf("imported %+v, %v", res, err)
+		}
+	}
+}
+
+type countWriter int64
+
+func (w *countWriter) Write(p []byte) (int, error) { *w += countWriter(len(p)); return len(p), nil }
