@@ -136,6 +136,7 @@ func New(opts Options) *Server {
 	s.registerTwoFactor()
 	s.registerMagicLinks()
 	s.registerVerification()
+	s.registerFeatureLocks()
 	s.registerImports()
 	s.registerApps()
 	s.registerPushTokens()
