@@ -77,25 +77,21 @@ func (s *Store) CreateApp(ctx context.Context, a *App) (string, error) {
 		return "", err
 	}
 	t := Token{UserID: a.UserID, Name: a.Name, Scopes: a.Scopes}
-	plaintext, err := s.CreateToken(ctx, &t)
-	if err != nil {
+	if err := t.Validate(); err != nil {
 		return "", err
 	}
-	a.ID, a.TokenID, a.CreatedAt, a.UpdatedAt, a.LastUsedAt = newID(), t.ID, t.CreatedAt, t.CreatedAt, nil
-	err = s.update(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO apps (id, user_id, name, token_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
+	var plaintext string
+	err := s.update(ctx, func(tx *sql.Tx) error {
+		var err error
+		if plaintext, err = insertToken(ctx, tx, &t, s.Now()); err != nil {
+			return err
+		}
+		a.ID, a.TokenID, a.CreatedAt, a.UpdatedAt, a.LastUsedAt = newID(), t.ID, t.CreatedAt, t.CreatedAt, nil
+		_, err = tx.ExecContext(ctx, `INSERT INTO apps (id, user_id, name, token_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
 			a.ID, a.UserID, a.Name, a.TokenID, FormatTime(a.CreatedAt), FormatTime(a.UpdatedAt))
 		return err
 	})
 	if err != nil {
-		// The token has its own transaction (CreateToken's); without its app
-		// nobody could see or revoke it, so it goes too.
-		if derr := s.update(ctx, func(tx *sql.Tx) error {
-			_, err := tx.ExecContext(ctx, `DELETE FROM personal_access_tokens WHERE id = ?`, t.ID)
-			return err
-		}); derr != nil {
-			return "", errors.Join(err, derr)
-		}
 		return "", err
 	}
 	return plaintext, nil

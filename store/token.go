@@ -66,14 +66,22 @@ func (s *Store) CreateToken(ctx context.Context, t *Token) (string, error) {
 	if err := t.Validate(); err != nil {
 		return "", err
 	}
-	secret := rand.Text() + rand.Text() // 52 base32 characters, 260 bits
-	t.ID, t.CreatedAt = newID(), s.Now()
+	var plaintext string
 	err := s.update(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO personal_access_tokens (id, user_id, name, secret_hash, scopes, expires_at, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`,
-			t.ID, t.UserID, t.Name, hashSecret(secret), strings.Join(t.Scopes, " "), nullTime(t.ExpiresAt), FormatTime(t.CreatedAt))
+		var err error
+		plaintext, err = insertToken(ctx, tx, t, s.Now())
 		return err
 	})
+	return plaintext, err
+}
+
+// insertToken stores a validated token inside tx and returns its plaintext.
+func insertToken(ctx context.Context, tx *sql.Tx, t *Token, now time.Time) (string, error) {
+	secret := rand.Text() + rand.Text() // 52 base32 characters, 260 bits
+	t.ID, t.CreatedAt = newID(), now
+	_, err := tx.ExecContext(ctx, `INSERT INTO personal_access_tokens (id, user_id, name, secret_hash, scopes, expires_at, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		t.ID, t.UserID, t.Name, hashSecret(secret), strings.Join(t.Scopes, " "), nullTime(t.ExpiresAt), FormatTime(t.CreatedAt))
 	if err != nil {
 		return "", err
 	}
