@@ -64,6 +64,7 @@ func (o *Ollama) Chat(ctx context.Context, req ChatRequest) (ChatResult, error) 
 	}
 	start := time.Now()
 	var res ChatResult
+	done := false
 	err := o.client.Chat(ctx, &api.ChatRequest{
 		Model: o.opts.Model,
 		Messages: []api.Message{
@@ -81,12 +82,18 @@ func (o *Ollama) Chat(ctx context.Context, req ChatRequest) (ChatResult, error) 
 	}, func(r api.ChatResponse) error {
 		res.Content += r.Message.Content
 		if r.Done {
+			done = true
 			res.PromptTokens, res.OutputTokens = r.PromptEvalCount, r.EvalCount
 			res.Truncated = r.DoneReason == "length"
 		}
 		return nil
 	})
 	res.Duration = time.Since(start)
+	if err == nil && !done {
+		// The client returns nil for an answer cut off mid-way (a dropped
+		// connection, a crashed runner): what came is not the whole answer.
+		return res, fmt.Errorf("%w: the answer ended before Ollama said it was done", ErrTransient)
+	}
 	return res, classify(err)
 }
 

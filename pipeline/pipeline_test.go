@@ -307,6 +307,8 @@ func TestFaults(t *testing.T) {
 	}{
 		{"Slow", fakeollama.Reply{Delay: 3 * time.Second}},
 		{"ServerError", fakeollama.Reply{Status: 500, Error: "model runner crashed"}},
+		// A connection dropped mid-answer: the client reports no error.
+		{"CutShort", fakeollama.Reply{Raw: `{"model":"qwen2.5:7b","created_at":"2026-11-23T08:00:00Z","message":{"role":"assistant","content":"{\"situ"},"done":false}` + "\n"}},
 	} {
 		t.Run(f.name+"Once", func(t *testing.T) {
 			e := newEnv(t)
@@ -325,6 +327,12 @@ func TestFaults(t *testing.T) {
 			c := e.waitStatus(e.capture(text).ID, store.StatusFailed)
 			if c.Original != text || len(c.Segments) != 0 {
 				t.Fatalf("failed capture kept %q and %d segments; want its text only", c.Original, len(c.Segments))
+			}
+			// A transient fault ends the run, to be tried again later: one
+			// call a run, two runs. Output that fails validation would
+			// instead be asked for again within the run.
+			if calls := len(e.fake.Calls()); calls != 2 {
+				t.Fatalf("the model was called %d times, want 2: one a run", calls)
 			}
 		})
 	}
