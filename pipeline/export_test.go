@@ -128,12 +128,37 @@ func TestExportRoundTrip(t *testing.T) {
 			t.Fatalf("restore into the same account: %+v; want all %d left out", res, captures)
 		}
 	})
+	t.Run("ReanalyseRunsEveryCaptureAgain", func(t *testing.T) {
+		before := patternStates(t, e.store, e.user.ID)
+		calls := len(e.fake.Calls())
+		b, err := e.store.Reanalyse(ctx, e.user.ID)
+		if err != nil || b.Total != captures || b.Pending != captures {
+			t.Fatalf("re-analysis: %+v, %v", b, err)
+		}
+		drain(t, e.pipe)
+		if b, err = e.store.FindJobBatch(ctx, e.user.ID, b.ID); err != nil || b.Processed != captures || b.FinishedAt == nil || b.Progress() != 100 {
+			t.Fatalf("re-analysis after the queue drained: %+v, %v", b, err)
+		}
+		if len(e.fake.Calls()) <= calls {
+			t.Fatal("the re-analysis never asked the model")
+		}
+		if after := patternStates(t, e.store, e.user.ID); !slices.Equal(after, before) {
+			t.Errorf("patterns after re-analysis with the same model = %v, want %v", after, before)
+		}
+	})
 	t.Run("BrokenExportWritesNothing", func(t *testing.T) {
-		broken := strings.Replace(string(raw), `"status":"processed"`, `"status":"bogus"`, 1)
 		u := storetest.MustCreateUser(t, e.store, "broken@example.com")
-		_, err := e.store.Restore(ctx, u.ID, "broken", []byte(broken))
-		if store.ErrorCode(err) != store.EINVALID || !strings.Contains(store.ErrorMessage(err), "captures[") {
-			t.Fatalf("err = %v; want EINVALID naming the capture", err)
+		for _, c := range []struct{ from, to, where string }{
+			{`"status":"processed"`, `"status":"bogus"`, "captures["},
+			{`"value":"de"`, `"value":"Klingon (fluent)"`, "settings["},
+			{`"occurred_at":"2026-10-`, `"occurred_at":"yesterday`, "occurred_at"},
+			{`"original":`, `"unheard_of":0,"original":`, "unknown field"},
+		} {
+			broken := strings.Replace(string(raw), c.from, c.to, 1)
+			_, err := e.store.Restore(ctx, u.ID, "broken", []byte(broken))
+			if store.ErrorCode(err) != store.EINVALID || !strings.Contains(store.ErrorMessage(err), c.where) {
+				t.Errorf("%s -> %s: err = %v; want EINVALID mentioning %s", c.from, c.to, err, c.where)
+			}
 		}
 		_, got := exportOf(t, e.store, u.ID)
 		for k, rows := range got {

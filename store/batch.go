@@ -152,7 +152,7 @@ func (s *Store) Reanalyse(ctx context.Context, userID string) (*JobBatch, error)
 		}
 		defer stmt.Close()
 		for i, id := range ids {
-			if _, err := stmt.ExecContext(ctx, FormatTime(now.Add(time.Duration(i)*time.Microsecond)), stamp, id); err != nil {
+			if _, err := stmt.ExecContext(ctx, queuePlace(now, i, len(ids)), stamp, id); err != nil {
 				return err
 			}
 		}
@@ -165,6 +165,12 @@ func (s *Store) Reanalyse(ctx context.Context, userID string) (*JobBatch, error)
 		return err
 	})
 	return b, err
+}
+
+// queuePlace is the available_at of the i-th of n captures queued together:
+// a microsecond apart, so the queue keeps their order, and all ready now.
+func queuePlace(now time.Time, i, n int) string {
+	return FormatTime(now.Add(-time.Duration(n-i) * time.Microsecond))
 }
 
 // queryStrings returns the first column of every row.

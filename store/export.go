@@ -227,6 +227,14 @@ func restore(ctx context.Context, tx *sql.Tx, userID, name string, doc exportDoc
 		}
 		for i, row := range doc[t.name] {
 			where := fmt.Sprintf("%s[%d]", t.name, i)
+			if t.name == "settings" {
+				key, _ := row["key"].(string)
+				value, _ := row["value"].(string)
+				st := Setting{Key: key, Value: value}
+				if err := st.Validate(); err != nil {
+					return 0, nil, Invalid("file", "%s: %s", where, ErrorMessage(err))
+				}
+			}
 			names := make([]string, 0, len(row)+1)
 			args := make([]any, 0, len(row)+1)
 			for _, col := range slices.Sorted(maps.Keys(row)) {
@@ -257,7 +265,7 @@ func restore(ctx context.Context, tx *sql.Tx, userID, name string, doc exportDoc
 					// Its run is to be done again here.
 					names, args = setColumn(names, args, "status", StatusQueued)
 					names, args = setColumn(names, args, "background", 1)
-					names, args = setColumn(names, args, "available_at", FormatTime(now.Add(time.Duration(len(queued))*time.Microsecond)))
+					names, args = setColumn(names, args, "available_at", queuePlace(now, len(queued), len(doc["captures"])))
 					queued = append(queued, ids.mapList(fmt.Sprint(row["id"])))
 				}
 			}

@@ -76,9 +76,7 @@ func importCaptures(ctx context.Context, tx *sql.Tx, userID, name string, entrie
 			continue
 		}
 		id := newID()
-		// The queue takes the oldest available first: a microsecond apart
-		// keeps the entries' own order.
-		available := FormatTime(now.Add(time.Duration(len(ids)) * time.Microsecond))
+		available := queuePlace(now, len(ids), len(entries))
 		if _, err := insert.ExecContext(ctx, id, userID, e.Text, OriginImport, at, available, stamp, stamp); err != nil {
 			return 0, 0, nil, err
 		}
