@@ -296,8 +296,9 @@ func (p *progress) draw(b *store.JobBatch, elapsed time.Duration, waiting bool, 
 	case waiting:
 		line += " · waiting for Ollama at " + ollamaURL + " (is it running? recur doctor checks)"
 	case ended > 0 && b.Pending > 0:
-		left := time.Duration(float64(elapsed) / float64(ended) * float64(b.Pending)).Round(time.Second)
-		line += " · about " + left.String() + " left"
+		if left := time.Duration(float64(elapsed) / float64(ended) * float64(b.Pending)).Round(time.Second); left > 0 {
+			line += " · about " + left.String() + " left"
+		}
 	}
 	if p.tty {
 		fmt.Fprintf(p.w, "\r\033[K%s", line)
