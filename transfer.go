@@ -84,13 +84,9 @@ func (m *Main) importJournal(ctx context.Context, path, email string, wait bool)
 	if err != nil {
 		return err
 	}
-	tz, err := m.store.SettingValue(ctx, u.ID, store.SettingTimezone)
+	loc, err := m.store.Location(ctx, u.ID)
 	if err != nil {
 		return err
-	}
-	loc, err := time.LoadLocation(tz)
-	if err != nil {
-		loc = time.UTC
 	}
 	opts := importer.Options{Location: loc, MaxText: store.CaptureMaxLength}
 	info, err := os.Stat(path)

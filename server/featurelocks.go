@@ -70,7 +70,7 @@ func (s *Server) getFeatureLock(ctx context.Context, in *featureLockInput) (*str
 		if in.Scope != "" {
 			return nil, invalid("scope", "The patterns lock takes no scope; leave scope out.")
 		}
-		loc, err := s.userLocation(ctx, userID)
+		loc, err := s.opts.Store.Location(ctx, userID)
 		if err != nil {
 			return nil, err
 		}
@@ -80,7 +80,7 @@ func (s *Server) getFeatureLock(ctx context.Context, in *featureLockInput) (*str
 		}
 		lock.patterns(written)
 	case lockCorrelations:
-		loc, err := s.userLocation(ctx, userID)
+		loc, err := s.opts.Store.Location(ctx, userID)
 		if err != nil {
 			return nil, err
 		}

@@ -122,7 +122,7 @@ func (s *Server) batchAnswer(b *store.JobBatch) *batchOutput {
 
 func (s *Server) importCaptures(ctx context.Context, in *importInput) (*batchOutput, error) {
 	userID := current(ctx).User.ID
-	loc, err := s.userLocation(ctx, userID)
+	loc, err := s.opts.Store.Location(ctx, userID)
 	if err != nil {
 		return nil, err
 	}
@@ -222,17 +222,4 @@ func (s *Server) export(ctx context.Context, _ *struct{}) (*exportOutput, error)
 	}
 	name := "recur-export-" + s.opts.Store.Now().Format("2006-01-02") + ".json"
 	return &exportOutput{ContentType: "application/json", ContentDisposition: `attachment; filename="` + name + `"`, Body: buf.Bytes()}, nil
-}
-
-// userLocation is the user's timezone setting.
-func (s *Server) userLocation(ctx context.Context, userID string) (*time.Location, error) {
-	tz, err := s.opts.Store.SettingValue(ctx, userID, store.SettingTimezone)
-	if err != nil {
-		return nil, err
-	}
-	loc, err := time.LoadLocation(tz)
-	if err != nil {
-		return time.UTC, nil // validated when set; a zone since removed from the system falls back to UTC
-	}
-	return loc, nil
 }

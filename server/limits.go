@@ -1,9 +1,6 @@
 package server
 
-import (
-	"net/http"
-	"strings"
-)
+import "net/http"
 
 // DefaultMaxImportBytes bounds an upload to POST /captures/import unless
 // Options says otherwise. A Day One export with photos can be far larger:
@@ -19,7 +16,7 @@ func limitBodies(next http.Handler, limit, importLimit int64) http.Handler {
 	small := http.MaxBytesHandler(next, limit)
 	large := http.MaxBytesHandler(next, importLimit)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == importPath || strings.TrimSuffix(r.URL.Path, "/") == importPath {
+		if r.URL.Path == importPath {
 			large.ServeHTTP(w, r)
 			return
 		}

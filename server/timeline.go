@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
-
-	"github.com/recur-journal/recur/store"
 )
 
 // Timeline bounds.
@@ -53,13 +51,9 @@ func parseDay(field, value string, loc *time.Location) (time.Time, error) {
 
 func (s *Server) getTimeline(ctx context.Context, in *timelineInput) (*struct{ Body Data[[]TimelineDay] }, error) {
 	userID := current(ctx).User.ID
-	tz, err := s.opts.Store.SettingValue(ctx, userID, store.SettingTimezone)
+	loc, err := s.opts.Store.Location(ctx, userID)
 	if err != nil {
 		return nil, err
-	}
-	loc, err := time.LoadLocation(tz)
-	if err != nil {
-		loc = time.UTC
 	}
 	y, m, d := s.opts.Store.Now().In(loc).Date()
 	to := time.Date(y, m, d, 0, 0, 0, 0, loc)

@@ -106,6 +106,21 @@ func (s *Store) SettingValue(ctx context.Context, userID, key string) (string, e
 	return v, err
 }
 
+// Location is the user's timezone setting as a location, where their days
+// begin and end. A zone no longer known to the system falls back to UTC; it
+// was checked when it was set.
+func (s *Store) Location(ctx context.Context, userID string) (*time.Location, error) {
+	tz, err := s.SettingValue(ctx, userID, SettingTimezone)
+	if err != nil {
+		return nil, err
+	}
+	loc, err := time.LoadLocation(tz)
+	if err != nil {
+		return time.UTC, nil
+	}
+	return loc, nil
+}
+
 // PutSetting validates st and stores it for the user. It returns EINVALID.
 func (s *Store) PutSetting(ctx context.Context, userID string, st *Setting) error {
 	if err := st.Validate(); err != nil {

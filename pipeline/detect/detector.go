@@ -37,13 +37,9 @@ func (d *Detector) Detect(ctx context.Context, userID string) error {
 	if err != nil {
 		return err
 	}
-	tz, err := d.store.SettingValue(ctx, userID, store.SettingTimezone)
+	loc, err := d.store.Location(ctx, userID)
 	if err != nil {
 		return err
-	}
-	loc, err := time.LoadLocation(tz)
-	if err != nil {
-		loc = time.UTC
 	}
 	return d.store.SaveDetection(ctx, userID, toStore(Run(InputFrom(facts, d.now(), loc))))
 }
