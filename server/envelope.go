@@ -49,11 +49,20 @@ func one[T any](v T) *struct{ Body Data[T] } {
 
 // PageParams are the paging query parameters every list takes.
 type PageParams struct {
-	Page  int `query:"page" minimum:"1" default:"1" doc:"Page number, from 1. Empty means the first page."`
+	Page  int `query:"page" minimum:"1" default:"1" doc:"Page number, from 1. Empty means the first page; a page past the last one is empty."`
 	Limit int `query:"limit" minimum:"1" maximum:"1000" default:"15" doc:"Items per page, 1 to 1000."`
 }
 
-func (p PageParams) store() store.Page { return store.Page{Page: p.Page, Limit: p.Limit} }
+// maxPage bounds the page number handed to the store: past it, even a limit
+// of 1 would skip more rows than a list can hold, so the page is empty
+// either way, and the offset cannot overflow.
+const maxPage = 1 << 40
+
+// store returns the page to read. Any page past the last one is empty: a
+// huge page number gives an empty page, never a wrapped offset.
+func (p PageParams) store() store.Page {
+	return store.Page{Page: min(p.Page, maxPage), Limit: p.Limit}
+}
 
 // List is the envelope of every list: the page of items, links to the
 // neighbouring pages and counts.
@@ -124,13 +133,14 @@ func newList[T any](items []T, total int, p PageParams, base string) *struct{ Bo
 		l.Links.Next = pageURL(p.Page + 1)
 	}
 	l.Meta = ListMeta{CurrentPage: p.Page, LastPage: lastPage, PerPage: p.Limit, Total: total, Path: &base}
-	if len(items) > 0 {
+	if len(items) > 0 && p.Page <= maxPage {
 		from := (p.Page-1)*p.Limit + 1
 		to := from + len(items) - 1
 		l.Meta.From, l.Meta.To = &from, &to
 	}
 	l.Meta.Links = append(l.Meta.Links, PageLink{URL: l.Links.Prev, Label: labelPrev})
-	for _, n := range pageWindow(p.Page, lastPage) {
+	// Past the last page, the paginator shows the pages before it.
+	for _, n := range pageWindow(min(p.Page, lastPage+1), lastPage) {
 		if n == 0 {
 			l.Meta.Links = append(l.Meta.Links, PageLink{Label: labelGap})
 			continue
