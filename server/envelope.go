@@ -110,12 +110,21 @@ const (
 // newList builds the envelope for one page of items out of total, at the
 // absolute URL base (such as http://host/api/captures).
 func newList[T any](items []T, total int, p PageParams, base string) *struct{ Body List[T] } {
+	return newFilteredList(items, total, p, base, nil)
+}
+
+// newFilteredList is newList for a list narrowed by query parameters, which
+// every page link keeps.
+func newFilteredList[T any](items []T, total int, p PageParams, base string, filter url.Values) *struct{ Body List[T] } {
 	if items == nil {
 		items = []T{}
 	}
 	lastPage := max(1, (total+p.Limit-1)/p.Limit)
 	pageURL := func(n int) *string {
 		q := url.Values{}
+		for k, v := range filter {
+			q[k] = v
+		}
 		q.Set("page", strconv.Itoa(n))
 		if p.Limit != DefaultPageSize {
 			q.Set("limit", strconv.Itoa(p.Limit))

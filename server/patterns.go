@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"net/http"
+	"net/url"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -33,7 +34,7 @@ type PatternItem struct {
 	Status         string       `json:"status" enum:"detected,accepted,rejected"`
 	CapturesCount  int          `json:"captures_count" doc:"Number of captures it rests on."`
 	LastDetectedAt Timestamp    `json:"last_detected_at" doc:"When it was last seen: the latest occurred_at among its captures."`
-	ClosedAt       *Timestamp   `json:"closed_at" nullable:"true" doc:"When it stopped showing up (a week after it was last seen, or when its support went); null while open."`
+	ClosedAt       *Timestamp   `json:"closed_at" nullable:"true" doc:"When it stopped showing up (a week after it was last seen, or when its captures went); null while open. Accepted patterns close only when none of their captures is left."`
 	CreatedAt      Timestamp    `json:"created_at"`
 }
 
@@ -111,12 +112,13 @@ type reviewCorrelationInput struct {
 
 type listPatternsInput struct {
 	PageParams
+	State string `query:"state" enum:"open,closed" doc:"Only open patterns (closed_at null) or only closed ones. Empty: both, open ones first."`
 }
 
 func (s *Server) registerPatterns() {
 	o := op(http.MethodGet, "/patterns", "list-patterns", "Patterns", "List patterns",
 		scopePatternsRead, http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity)
-	o.Description += " Lists open patterns and accepted ones (which never close); closed and rejected patterns are readable by id but not listed. Urgent ones come first, then the most recently seen."
+	o.Description += " Lists open patterns first, urgent ones first and then the most recently seen, and then closed ones (closed_at set), the most recently closed first. Rejected patterns are never listed; they stay readable by id. The state parameter narrows the list to open or closed ones."
 	huma.Register(s.api, o, s.listPatterns)
 
 	o = op(http.MethodGet, "/patterns/{id}", "get-pattern", "Patterns", "Show a pattern with its captures, correlations and flows",
@@ -136,7 +138,12 @@ func (s *Server) registerPatterns() {
 }
 
 func (s *Server) listPatterns(ctx context.Context, in *listPatternsInput) (*struct{ Body List[PatternItem] }, error) {
-	list, total, err := s.opts.Store.ListPatterns(ctx, current(ctx).User.ID, in.store())
+	f, filter := store.PatternFilter{Page: in.store()}, url.Values{}
+	if in.State != "" {
+		f.State = &in.State
+		filter.Set("state", in.State)
+	}
+	list, total, err := s.opts.Store.FindPatterns(ctx, current(ctx).User.ID, f)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +151,7 @@ func (s *Server) listPatterns(ctx context.Context, in *listPatternsInput) (*stru
 	for i := range list {
 		out[i] = newPatternItem(&list[i])
 	}
-	return newList(out, total, in.PageParams, s.url("/patterns")), nil
+	return newFilteredList(out, total, in.PageParams, s.url("/patterns"), filter), nil
 }
 
 // patternOut builds the single read of a pattern.

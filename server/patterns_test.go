@@ -173,8 +173,11 @@ func TestDeleteClosesPattern(t *testing.T) {
 	if res.Status != 200 || data["closed_at"] == nil || data["captures_count"] != 2.0 {
 		t.Fatalf("after deleting one of its three days: %s", res.Body)
 	}
-	if list := h.do("GET", "/api/patterns", h.tokenA, nil); strings.Contains(string(list.Body), work) {
-		t.Fatalf("a closed pattern is listed: %s", list.Body)
+	if list := h.do("GET", "/api/patterns?state=open", h.tokenA, nil); strings.Contains(string(list.Body), work) {
+		t.Fatalf("a closed pattern is listed as open: %s", list.Body)
+	}
+	if list := h.do("GET", "/api/patterns?state=closed", h.tokenA, nil); !strings.Contains(string(list.Body), work) {
+		t.Fatalf("a closed pattern is not listed as closed: %s", list.Body)
 	}
 }
 

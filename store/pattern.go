@@ -132,21 +132,61 @@ type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-// PatternListWhere is which of a user's patterns are listed: never rejected
-// ones; open ones, and accepted ones even when closed.
-const patternListWhere = `p.user_id = ? AND p.status != 'rejected' AND (p.closed_at IS NULL OR p.status = 'accepted')`
+// Pattern states a list can be narrowed to.
+const (
+	PatternOpen   = "open"
+	PatternClosed = "closed"
+)
 
-// ListPatterns returns a page of the user's listed patterns: urgent first,
-// then the most recently seen, and how many there are.
+// PatternFilter selects which of a user's patterns are listed.
+type PatternFilter struct {
+	State *string // PatternOpen or PatternClosed; nil for both
+	Page  Page
+}
+
+// Validate checks the state. It returns EINVALID naming "state".
+func (f PatternFilter) Validate() error {
+	if f.State != nil && *f.State != PatternOpen && *f.State != PatternClosed {
+		return Invalid("state", "The state must be open or closed.")
+	}
+	return nil
+}
+
+// patternListOrder puts open patterns first, urgent ones first and then the
+// most recently seen, and closed ones after them, the most recently closed
+// first.
+const patternListOrder = `p.closed_at IS NOT NULL, CASE WHEN p.closed_at IS NULL THEN p.urgent END DESC,
+	p.closed_at DESC, p.last_detected_at DESC, p.id`
+
+// ListPatterns returns a page of the user's listed patterns, open and closed,
+// and how many there are. See FindPatterns.
 func (s *Store) ListPatterns(ctx context.Context, userID string, pg Page) ([]Pattern, int, error) {
+	return s.FindPatterns(ctx, userID, PatternFilter{Page: pg})
+}
+
+// FindPatterns returns a page of the user's patterns that f selects, in list
+// order (patternListOrder), and how many there are. Rejected patterns are
+// never listed. It returns EINVALID for an unknown state.
+func (s *Store) FindPatterns(ctx context.Context, userID string, f PatternFilter) ([]Pattern, int, error) {
+	if err := f.Validate(); err != nil {
+		return nil, 0, err
+	}
+	where := `p.user_id = ? AND p.status != 'rejected'`
+	switch {
+	case f.State == nil:
+	case *f.State == PatternOpen:
+		where += ` AND p.closed_at IS NULL`
+	default:
+		where += ` AND p.closed_at IS NOT NULL`
+	}
 	var out []Pattern
 	var total int
 	err := s.view(ctx, func(tx *sql.Tx) error {
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM patterns p WHERE `+patternListWhere, userID).Scan(&total); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM patterns p WHERE `+where, userID).Scan(&total); err != nil {
 			return err
 		}
 		rows, err := tx.QueryContext(ctx, `SELECT `+patternColumns+` FROM patterns p JOIN categories c ON c.id = p.category_id
-			WHERE `+patternListWhere+` ORDER BY p.urgent DESC, p.last_detected_at DESC, p.id LIMIT ? OFFSET ?`, userID, pg.Limit, pg.Offset())
+			WHERE `+where+` ORDER BY `+patternListOrder+` LIMIT ? OFFSET ?`, userID, f.Page.Limit, f.Page.Offset())
 		if err != nil {
 			return err
 		}
