@@ -128,7 +128,7 @@ func (s *Server) registerPatterns() {
 
 	o = op(http.MethodPatch, "/patterns/{id}", "review-pattern", "Patterns", "Accept or reject a pattern",
 		scopePatternsReview, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusUnprocessableEntity)
-	o.Description += " Only on your own decision. Accepting keeps it listed for good and exempt from closing. Rejecting closes it, drops its flows and correlations, and leaves its topic alone from then on; it is never listed again. Either decision may be changed later: accepting a rejected pattern brings it back, rejecting an accepted one drops it."
+	o.Description += " Only on your own decision. Accepting exempts it from closing when it goes quiet or its counts fall; it closes only when every capture it rested on is deleted, keeping the sentiment of its kind. Rejecting closes it, drops its flows and correlations, and leaves its topic alone from then on; it is never listed again. Either decision may be changed later: accepting a rejected pattern brings it back, rejecting an accepted one drops it."
 	huma.Register(s.api, o, s.reviewPattern)
 
 	o = op(http.MethodPatch, "/correlations/{correlation}", "review-correlation", "Patterns", "Accept or reject a correlation",

@@ -33,9 +33,9 @@ type TagFact struct {
 
 // PatternState is a stored pattern's state before a detection run.
 type PatternState struct {
-	ID, CategoryID, Status string
-	ClosedAt               *time.Time
-	LinksHash              string // see DetectedPattern.LinksHash
+	ID, CategoryID, Status, Sentiment string
+	ClosedAt                          *time.Time
+	LinksHash                         string // see DetectedPattern.LinksHash
 }
 
 // CorrelationState is a reviewed correlation.
@@ -131,14 +131,14 @@ func (s *Store) DetectionFacts(ctx context.Context, userID string) (*Facts, erro
 		}
 		rows.Close()
 
-		rows, err = tx.QueryContext(ctx, `SELECT id, category_id, status, closed_at, links_hash FROM patterns WHERE user_id = ?`, userID)
+		rows, err = tx.QueryContext(ctx, `SELECT id, category_id, status, sentiment, closed_at, links_hash FROM patterns WHERE user_id = ?`, userID)
 		if err != nil {
 			return err
 		}
 		for rows.Next() {
 			var p PatternState
 			var closed sql.NullString
-			if err := rows.Scan(&p.ID, &p.CategoryID, &p.Status, &closed, &p.LinksHash); err != nil {
+			if err := rows.Scan(&p.ID, &p.CategoryID, &p.Status, &p.Sentiment, &closed, &p.LinksHash); err != nil {
 				rows.Close()
 				return err
 			}

@@ -103,6 +103,7 @@ type Prior struct {
 	ID         string
 	CategoryID string
 	Status     string
+	Sentiment  string
 	ClosedAt   *time.Time
 }
 
@@ -282,7 +283,7 @@ func Run(in Input) []Pattern {
 		if !qualifies && !existed {
 			continue
 		}
-		pat := Pattern{ID: p.ID, CategoryID: catID, Name: cat.Name, Sentiment: "negative", Impact: "low"}
+		pat := Pattern{ID: p.ID, CategoryID: catID, Name: cat.Name, Sentiment: kindSentiment(cat.Kind, p.Sentiment), Impact: "low"}
 		if f != nil {
 			pat.Feelings = topFeelings(f, in.Feelings)
 			pat.Sentiment = sentiment(cat.Kind, f, pat.Feelings, in.Feelings)
@@ -293,8 +294,12 @@ func Run(in Input) []Pattern {
 			pat.Flows = flows(catID, cat.Kind, f.segments, pat.Feelings)
 		}
 		switch {
+		case f == nil:
+			// Every capture it rested on is gone: it closes, accepted or not.
+			pat.ClosedAt = closedAt(p.ClosedAt, in.Now, time.Time{})
 		case p.Status == Accepted:
-			// Accepted patterns are exempt from closing: they stay listed.
+			// Accepted patterns are exempt from the clean-up: quiet or
+			// counted below the bar, they stay open.
 		case !qualifies:
 			pat.ClosedAt = closedAt(p.ClosedAt, in.Now, time.Time{})
 		case in.Now.Sub(pat.LastSeen) >= QuietAfter:
@@ -333,15 +338,27 @@ func topFeelings(f *categoryFacts, vocab map[string]Feeling) []string {
 	return ids[:min(len(ids), MaxFeelings)]
 }
 
+// kindSentiment is the sentiment of a pattern no capture shows: good
+// behaviour positive, bad behaviour negative, and a trigger the one it had
+// (negative when it had none).
+func kindSentiment(kind, had string) string {
+	switch {
+	case kind == goodBehaviour:
+		return "positive"
+	case kind == badBehaviour:
+		return "negative"
+	case had == "positive":
+		return had
+	}
+	return "negative"
+}
+
 // sentiment: good behaviour is positive, bad behaviour negative, and a
 // trigger goes by the valence of the feelings it comes with, weighed by how
 // often each comes (a tie is negative).
 func sentiment(kind string, f *categoryFacts, feelings []string, vocab map[string]Feeling) string {
-	switch kind {
-	case goodBehaviour:
-		return "positive"
-	case badBehaviour:
-		return "negative"
+	if kind == goodBehaviour || kind == badBehaviour {
+		return kindSentiment(kind, "")
 	}
 	sum := 0
 	for _, id := range feelings {

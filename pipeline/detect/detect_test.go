@@ -227,6 +227,44 @@ func TestPatterns(t *testing.T) {
 					t.Fatalf("accepted pattern closed at %v", p.ClosedAt)
 				}
 			}},
+		{"AcceptedQuietStaysOpen", newHistory("2026-12-30T12:00:00Z", "UTC").
+			prior(Prior{ID: "p1", CategoryID: "boss", Status: Accepted, Sentiment: "negative"}).
+			add("2026-11-03T09:00:00Z", "c:boss", "f:anxious"), "boss", true,
+			func(t *testing.T, p *Pattern) {
+				if p.ClosedAt != nil {
+					t.Fatalf("accepted pattern with captures left closed at %v", p.ClosedAt)
+				}
+			}},
+		// Every capture of an accepted pattern deleted: it closes, and keeps
+		// the sentiment of its kind (a trigger the one it had).
+		{"AcceptedGoodBehaviourNoCaptures", newHistory("2026-11-10T12:00:00Z", "UTC").
+			prior(Prior{ID: "p1", CategoryID: "run", Status: Accepted, Sentiment: "positive"}), "run", true,
+			func(t *testing.T, p *Pattern) {
+				if p.Sentiment != "positive" || p.ClosedAt == nil || !p.ClosedAt.Equal(at("2026-11-10T12:00:00Z")) {
+					t.Fatalf("pattern %+v, want positive, closed now", p)
+				}
+			}},
+		{"AcceptedBadBehaviourNoCaptures", newHistory("2026-11-10T12:00:00Z", "UTC").
+			prior(Prior{ID: "p1", CategoryID: "snap", Status: Accepted, Sentiment: "positive"}), "snap", true,
+			func(t *testing.T, p *Pattern) {
+				if p.Sentiment != "negative" || p.ClosedAt == nil {
+					t.Fatalf("pattern %+v, want negative and closed", p)
+				}
+			}},
+		{"AcceptedTriggerNoCaptures", newHistory("2026-11-10T12:00:00Z", "UTC").
+			prior(Prior{ID: "p1", CategoryID: "boss", Status: Accepted, Sentiment: "positive"}), "boss", true,
+			func(t *testing.T, p *Pattern) {
+				if p.Sentiment != "positive" || p.ClosedAt == nil {
+					t.Fatalf("pattern %+v, want the positive it had, closed", p)
+				}
+			}},
+		{"DetectedTriggerNoCaptures", newHistory("2026-11-10T12:00:00Z", "UTC").
+			prior(Prior{ID: "p1", CategoryID: "boss", Status: Detected, Sentiment: "positive"}), "boss", true,
+			func(t *testing.T, p *Pattern) {
+				if p.Sentiment != "positive" || p.ClosedAt == nil {
+					t.Fatalf("pattern %+v, want the positive it had, closed", p)
+				}
+			}},
 		{"RejectedLeftAlone", newHistory("2026-11-10T12:00:00Z", "UTC").
 			prior(Prior{ID: "p1", CategoryID: "boss", Status: Rejected}).
 			add("2026-11-03T09:00:00Z", "c:boss", "f:anxious").

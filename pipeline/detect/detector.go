@@ -69,7 +69,7 @@ func InputFrom(f *store.Facts, now time.Time, loc *time.Location) Input {
 		in.Feelings[fl.ID] = Feeling{ID: fl.ID, Name: fl.Name, Valence: fl.Valence}
 	}
 	for _, p := range f.Patterns {
-		in.Patterns = append(in.Patterns, Prior{ID: p.ID, CategoryID: p.CategoryID, Status: p.Status, ClosedAt: p.ClosedAt})
+		in.Patterns = append(in.Patterns, Prior{ID: p.ID, CategoryID: p.CategoryID, Status: p.Status, Sentiment: p.Sentiment, ClosedAt: p.ClosedAt})
 	}
 	for _, c := range f.Correlations {
 		in.Correlations = append(in.Correlations, PriorCorrelation(c))
