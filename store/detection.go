@@ -195,8 +195,9 @@ type DetectedCorrelation struct {
 
 // SaveDetection writes a detection run's result in one transaction: new
 // patterns are made, existing ones updated (their status and description
-// kept), detected correlations replaced (reviewed ones kept) and flows
-// written anew. A pattern rejected meanwhile is left alone.
+// kept), correlations updated in place (those still in the top list keep
+// their ids, detected ones that dropped out go, reviewed ones stay) and
+// flows written anew. A pattern rejected meanwhile is left alone.
 func (s *Store) SaveDetection(ctx context.Context, userID string, result []DetectedPattern) error {
 	return s.update(ctx, func(tx *sql.Tx) error {
 		now := FormatTime(s.Now())
@@ -241,8 +242,8 @@ func lastSeen(p DetectedPattern) any {
 	return FormatTime(p.LastSeen)
 }
 
-// saveLinks replaces a pattern's detected correlations and its flows,
-// unless they are the ones stored already.
+// saveLinks brings a pattern's detected correlations up to date and writes
+// its flows anew, unless they are the ones stored already.
 func saveLinks(ctx context.Context, tx *sql.Tx, p DetectedPattern, now string) error {
 	var status, hash string
 	if err := tx.QueryRowContext(ctx, `SELECT status, links_hash FROM patterns WHERE id = ?`, p.ID).Scan(&status, &hash); err != nil {
@@ -254,7 +255,20 @@ func saveLinks(ctx context.Context, tx *sql.Tx, p DetectedPattern, now string) e
 	if _, err := tx.ExecContext(ctx, `UPDATE patterns SET links_hash = ? WHERE id = ?`, p.LinksHash, p.ID); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM correlations WHERE pattern_id = ? AND status = 'detected'`, p.ID); err != nil {
+	// A correlation that stays in the top list keeps its row, and so its id:
+	// a client that read it a moment ago can still review it. Only detected
+	// ones that dropped out go; reviewed ones stay (detection leaves rejected
+	// ones out and keeps accepted ones in its result).
+	keep := make([]string, len(p.Correlations))
+	for i, c := range p.Correlations {
+		keep[i] = c.TagID
+	}
+	tags, err := json.Marshal(keep)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM correlations WHERE pattern_id = ? AND status = 'detected'
+		AND tag_id NOT IN (SELECT value FROM json_each(?))`, p.ID, string(tags)); err != nil {
 		return err
 	}
 	for _, c := range p.Correlations {

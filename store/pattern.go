@@ -328,7 +328,8 @@ func (s *Store) ReviewPattern(ctx context.Context, userID, id, status string) (*
 				}
 			}
 		default:
-			// Accepted patterns never close; the next run fills in the rest.
+			// Accepted patterns close only when no capture is left; the
+			// next run sees to that and fills in the rest.
 			for _, q := range []string{
 				`UPDATE patterns SET status = 'accepted', closed_at = NULL, updated_at = ?1 WHERE id = ?2`,
 				`UPDATE categories SET rejected_at = NULL WHERE id = (SELECT category_id FROM patterns WHERE id = ?2)`,
