@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/recur-journal/recur/store"
 )
 
 // Timeline bounds.
@@ -30,8 +32,8 @@ type TimelinePattern struct {
 }
 
 type timelineInput struct {
-	From string `query:"from" doc:"First day, YYYY-MM-DD. Default: 29 days before to."`
-	To   string `query:"to" doc:"Last day, YYYY-MM-DD, on or after from and at most 92 days after it. Default: today in your timezone."`
+	From string `query:"from" doc:"First day, YYYY-MM-DD, from 0001-01-01. Default: 29 days before to."`
+	To   string `query:"to" doc:"Last day, YYYY-MM-DD, up to 9999-12-31, on or after from and at most 92 days after it. Default: today in your timezone."`
 }
 
 func (s *Server) registerTimeline() {
@@ -41,12 +43,18 @@ func (s *Server) registerTimeline() {
 	huma.Register(s.api, o, s.getTimeline)
 }
 
-func parseDay(field, value string, loc *time.Location) (time.Time, error) {
-	d, err := time.ParseInLocation(time.DateOnly, value, loc)
+// parseDay reads a calendar date, YYYY-MM-DD, in years 1 to 9999. The date
+// is returned at noon UTC, so that whole days can be counted and stepped
+// through without a timezone.
+func parseDay(field, value string) (time.Time, error) {
+	d, err := time.Parse(time.DateOnly, value)
 	if err != nil {
 		return d, invalid(field, "The "+field+" must be a date in the form YYYY-MM-DD.")
 	}
-	return d, nil
+	if d.Year() < store.MinYear {
+		return d, invalid(field, "The "+field+" must be a date between 0001-01-01 and 9999-12-31.")
+	}
+	return d.Add(12 * time.Hour), nil
 }
 
 func (s *Server) getTimeline(ctx context.Context, in *timelineInput) (*struct{ Body Data[[]TimelineDay] }, error) {
@@ -56,17 +64,19 @@ func (s *Server) getTimeline(ctx context.Context, in *timelineInput) (*struct{ B
 		return nil, err
 	}
 	y, m, d := s.opts.Store.Now().In(loc).Date()
-	to := time.Date(y, m, d, 0, 0, 0, 0, loc)
+	to := time.Date(y, m, d, 12, 0, 0, 0, time.UTC)
 	if in.To != "" {
-		if to, err = parseDay("to", in.To, loc); err != nil {
+		if to, err = parseDay("to", in.To); err != nil {
 			return nil, err
 		}
 	}
 	from := to.AddDate(0, 0, -(timelineDefaultDays - 1))
 	if in.From != "" {
-		if from, err = parseDay("from", in.From, loc); err != nil {
+		if from, err = parseDay("from", in.From); err != nil {
 			return nil, err
 		}
+	} else if from.Year() < store.MinYear {
+		from = time.Date(store.MinYear, 1, 1, 12, 0, 0, 0, time.UTC)
 	}
 	switch {
 	case to.Before(from):
@@ -74,20 +84,28 @@ func (s *Server) getTimeline(ctx context.Context, in *timelineInput) (*struct{ B
 	case to.After(from.AddDate(0, 0, timelineMaxSpan)):
 		return nil, invalid("to", "The to may be at most 92 days after from.")
 	}
-	end := to.AddDate(0, 0, 1) // local midnight after the last day, DST included
-	list, err := s.opts.Store.Timeline(ctx, userID, from, end)
-	if err != nil {
-		return nil, err
-	}
+	// Days are counted as dates, and each is cut at the first instant of
+	// that date in the user's zone, so a daylight-saving change, even one
+	// that skips midnight, gives each date once.
 	var days []TimelineDay
 	index := map[string]int{}
-	for day := from; day.Before(end); day = day.AddDate(0, 0, 1) {
+	for day := from; !day.After(to); day = day.AddDate(0, 0, 1) {
 		key := day.Format(time.DateOnly)
 		index[key] = len(days)
 		days = append(days, TimelineDay{Date: key, Captures: []CaptureRef{}, Patterns: []TimelinePattern{}})
 	}
+	after := to.AddDate(0, 0, 1)
+	list, err := s.opts.Store.Timeline(ctx, userID, store.StartOfDay(from.Year(), from.Month(), from.Day(), loc),
+		store.StartOfDay(after.Year(), after.Month(), after.Day(), loc))
+	if err != nil {
+		return nil, err
+	}
 	for _, c := range list {
-		day := &days[index[c.OccurredAt.In(loc).Format(time.DateOnly)]]
+		i, ok := index[c.OccurredAt.In(loc).Format(time.DateOnly)]
+		if !ok {
+			continue
+		}
+		day := &days[i]
 		day.Captures = append(day.Captures, CaptureRef{ID: c.ID, Status: c.Status, OccurredAt: Timestamp(c.OccurredAt)})
 		for _, p := range c.Patterns {
 			seen := false

@@ -22,6 +22,10 @@ type TimelineCapture struct {
 // belong to.
 func (s *Store) Timeline(ctx context.Context, userID string, from, to time.Time) ([]TimelineCapture, error) {
 	var out []TimelineCapture
+	// Stored times have four-digit years: past the last one, everything is before.
+	if last := time.Date(MaxYear, 12, 31, 23, 59, 59, 999999000, time.UTC); to.After(last) {
+		to = last
+	}
 	err := s.view(ctx, func(tx *sql.Tx) error {
 		args := []any{userID, FormatTime(from), FormatTime(to)}
 		refs, err := captureRefs(ctx, tx, `SELECT id, status, occurred_at FROM captures
@@ -55,4 +59,26 @@ func (s *Store) Timeline(ctx context.Context, userID string, from, to time.Time)
 		return rows.Err()
 	})
 	return out, err
+}
+
+// Years a date or time may fall in: four digits, as the stored form needs.
+const (
+	MinYear = 1
+	MaxYear = 9999
+)
+
+// StartOfDay returns the first instant of the local date y-m-d in loc: its
+// midnight or, where a daylight-saving change skips midnight (Santiago,
+// 6 September 2026: 00:00 becomes 01:00), the moment the clocks jump to.
+func StartOfDay(y int, m time.Month, d int, loc *time.Location) time.Time {
+	t := time.Date(y, m, d, 0, 0, 0, 0, loc)
+	if ty, tm, td := t.Date(); ty == y && tm == m && td == d {
+		return t
+	}
+	// Midnight does not exist: t lies just before the gap, in the zone that
+	// the jump ends.
+	if _, end := t.ZoneBounds(); !end.IsZero() {
+		return end
+	}
+	return t
 }
