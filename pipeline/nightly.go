@@ -3,6 +3,8 @@ package pipeline
 import (
 	"context"
 	"time"
+
+	"github.com/recur-journal/recur/store"
 )
 
 // NightlySchedule is the cron spec of the nightly sweep: every quarter of
@@ -11,17 +13,34 @@ import (
 // Chatham Islands).
 const NightlySchedule = "0,15,30,45 * * * *"
 
-// nightlyDue reports whether a user whose last nightly run was on local
-// date last (YYYY-MM-DD, "" for never) is due at now in their zone, and the
-// local date to record. A run missed while the server was down is due at
-// once; a user whose zone changed is due at the next midnight of the new zone.
-func nightlyDue(now time.Time, zone, last string) (bool, string) {
+// nightlyDue reports whether a user whose last nightly run was last is due
+// at now in their zone: when the local day that now falls in began after
+// that run. last is the UTC time of the run, "" for never, or, as earlier
+// versions wrote it, the local date of the run.
+//
+// Comparing instants rather than local dates keeps a zone change honest: a
+// user who moves west meets their new zone's next midnight, though its date
+// is one the old zone had already run on; a user who moves east is due at
+// once when the new zone's day began after the last run.
+func nightlyDue(now time.Time, zone, last string) bool {
 	loc, err := time.LoadLocation(zone)
 	if err != nil {
 		loc = time.UTC
 	}
-	today := now.In(loc).Format(time.DateOnly)
-	return last < today, today
+	y, m, d := now.In(loc).Date()
+	dayStart := store.StartOfDay(y, m, d, loc)
+	if last == "" {
+		return true
+	}
+	ran, err := store.ParseTime(last)
+	if err != nil {
+		day, err := time.Parse(time.DateOnly, last)
+		if err != nil {
+			return true
+		}
+		ran = store.StartOfDay(day.Year(), day.Month(), day.Day(), loc)
+	}
+	return ran.Before(dayStart)
 }
 
 // Nightly runs detection for every user whose local midnight has passed
@@ -35,15 +54,14 @@ func (p *Pipeline) Nightly(ctx context.Context) (int, error) {
 	now := p.opts.Store.Now()
 	n := 0
 	for _, u := range users {
-		due, today := nightlyDue(now, u.Timezone, u.NightlyOn)
-		if !due {
+		if !nightlyDue(now, u.Timezone, u.NightlyOn) {
 			continue
 		}
 		if err := p.opts.Detector.Detect(ctx, u.UserID); err != nil {
 			p.opts.Logger.Error("nightly detection", "user_id", u.UserID, "error", err)
 			continue
 		}
-		if err := p.opts.Store.SetNightlyOn(ctx, u.UserID, today); err != nil {
+		if err := p.opts.Store.SetNightlyOn(ctx, u.UserID, now); err != nil {
 			return n, err
 		}
 		p.Redescribe(u.UserID)

@@ -20,38 +20,46 @@ func TestNightlyDue(t *testing.T) {
 		}
 		return v
 	}
+	// last is when the previous run happened (as recorded: a UTC time).
 	for _, c := range []struct {
 		name, now, zone, last string
 		due                   bool
-		today                 string
 	}{
-		{"NeverRan", "2026-11-22T10:00:00Z", "UTC", "", true, "2026-11-22"},
-		{"RanToday", "2026-11-22T23:45:00Z", "UTC", "2026-11-22", false, "2026-11-22"},
-		{"MidnightUTC", "2026-11-23T00:00:00Z", "UTC", "2026-11-22", true, "2026-11-23"},
+		{"NeverRan", "2026-11-22T10:00:00Z", "UTC", "", true},
+		{"RanToday", "2026-11-22T23:45:00Z", "UTC", "2026-11-22T00:00:00.000000Z", false},
+		{"MidnightUTC", "2026-11-23T00:00:00Z", "UTC", "2026-11-22T00:00:00.000000Z", true},
 		// Kolkata is UTC+5:30: its midnight is 18:30 UTC.
-		{"HalfHourZoneBefore", "2026-11-22T18:15:00Z", "Asia/Kolkata", "2026-11-22", false, "2026-11-22"},
-		{"HalfHourZoneAt", "2026-11-22T18:30:00Z", "Asia/Kolkata", "2026-11-22", true, "2026-11-23"},
+		{"HalfHourZoneBefore", "2026-11-22T18:15:00Z", "Asia/Kolkata", "2026-11-21T18:30:00.000000Z", false},
+		{"HalfHourZoneAt", "2026-11-22T18:30:00Z", "Asia/Kolkata", "2026-11-21T18:30:00.000000Z", true},
 		// Kathmandu is UTC+5:45: its midnight is 18:15 UTC.
-		{"QuarterZoneBefore", "2026-11-22T18:00:00Z", "Asia/Kathmandu", "2026-11-22", false, "2026-11-22"},
-		{"QuarterZoneAt", "2026-11-22T18:15:00Z", "Asia/Kathmandu", "2026-11-22", true, "2026-11-23"},
+		{"QuarterZoneBefore", "2026-11-22T18:00:00Z", "Asia/Kathmandu", "2026-11-21T18:15:00.000000Z", false},
+		{"QuarterZoneAt", "2026-11-22T18:15:00Z", "Asia/Kathmandu", "2026-11-21T18:15:00.000000Z", true},
 		// The Chatham Islands are UTC+13:45 in their summer: midnight is 10:15 UTC.
-		{"ChathamAt", "2026-11-22T10:15:00Z", "Pacific/Chatham", "2026-11-22", true, "2026-11-23"},
+		{"ChathamAt", "2026-11-22T10:15:00Z", "Pacific/Chatham", "2026-11-21T10:15:00.000000Z", true},
 		// New York leaves daylight time on 1 November 2026: midnight moves from 04:00 to 05:00 UTC.
-		{"DSTBefore", "2026-11-02T04:45:00Z", "America/New_York", "2026-11-01", false, "2026-11-01"},
-		{"DSTAt", "2026-11-02T05:00:00Z", "America/New_York", "2026-11-01", true, "2026-11-02"},
-		{"MissedNights", "2026-11-22T12:00:00Z", "Europe/Lisbon", "2026-11-18", true, "2026-11-22"},
-		// Moving from Tokyo to Los Angeles: Tokyo's run on the 23rd is still
-		// "today" to a Los Angeles evening of the 22nd; it is due at the next
-		// Los Angeles midnight.
-		{"ZoneChangedWest", "2026-11-23T02:00:00Z", "America/Los_Angeles", "2026-11-23", false, "2026-11-22"},
-		{"ZoneChangedWestNextMidnight", "2026-11-24T08:00:00Z", "America/Los_Angeles", "2026-11-23", true, "2026-11-24"},
-		{"ZoneChangedEast", "2026-11-22T16:00:00Z", "Asia/Tokyo", "2026-11-22", true, "2026-11-23"},
-		{"UnknownZoneIsUTC", "2026-11-22T10:00:00Z", "Nowhere/Special", "2026-11-21", true, "2026-11-22"},
+		{"DSTBefore", "2026-11-02T04:45:00Z", "America/New_York", "2026-11-01T04:00:00.000000Z", false},
+		{"DSTAt", "2026-11-02T05:00:00Z", "America/New_York", "2026-11-01T04:00:00.000000Z", true},
+		// Santiago skips midnight on 6 September 2026: 00:00 (-04) becomes 01:00 (-03), at 04:00 UTC.
+		{"SkippedMidnightBefore", "2026-09-06T03:45:00Z", "America/Santiago", "2026-09-05T04:00:00.000000Z", false},
+		{"SkippedMidnightAt", "2026-09-06T04:00:00Z", "America/Santiago", "2026-09-05T04:00:00.000000Z", true},
+		{"MissedNights", "2026-11-22T12:00:00Z", "Europe/Lisbon", "2026-11-18T00:00:00.000000Z", true},
+		// Moving from Tokyo to Los Angeles: Tokyo ran at its midnight of the
+		// 23rd (15:00 UTC on the 22nd). A Los Angeles evening of the 22nd is
+		// not due; Los Angeles' midnight of the 23rd is, though the old zone
+		// ran on that date already.
+		{"ZoneChangedWest", "2026-11-23T02:00:00Z", "America/Los_Angeles", "2026-11-22T15:00:00.000000Z", false},
+		{"ZoneChangedWestNextMidnight", "2026-11-23T08:00:00Z", "America/Los_Angeles", "2026-11-22T15:00:00.000000Z", true},
+		// Moving from Los Angeles (ran at 08:00 UTC on the 22nd) to Tokyo,
+		// where the 23rd began at 15:00 UTC.
+		{"ZoneChangedEast", "2026-11-22T16:00:00Z", "Asia/Tokyo", "2026-11-22T08:00:00.000000Z", true},
+		{"UnknownZoneIsUTC", "2026-11-22T10:00:00Z", "Nowhere/Special", "2026-11-21T00:00:00.000000Z", true},
+		// Earlier versions recorded the local date of the run.
+		{"LocalDateToday", "2026-11-22T23:45:00Z", "UTC", "2026-11-22", false},
+		{"LocalDateYesterday", "2026-11-22T00:00:00Z", "UTC", "2026-11-21", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			due, today := nightlyDue(utc(c.now), c.zone, c.last)
-			if due != c.due || today != c.today {
-				t.Fatalf("nightlyDue = %v, %s; want %v, %s", due, today, c.due, c.today)
+			if got := nightlyDue(utc(c.now), c.zone, c.last); got != c.due {
+				t.Fatalf("nightlyDue = %v, want %v", got, c.due)
 			}
 		})
 	}
@@ -98,6 +106,20 @@ func TestNightly(t *testing.T) {
 	now = time.Date(2026, 11, 22, 18, 30, 0, 0, time.UTC) // the next midnight in Kolkata; 18:30 in Lisbon
 	if n, _ := p.Nightly(ctx); n != 1 || ran[0] != kolkata.ID {
 		t.Fatalf("sweep at Kolkata's midnight ran for %v, want Kolkata alone", ran)
+	}
+	// Kolkata's user moves west to Lisbon after their run of the 23rd: Lisbon's
+	// midnight of the 23rd is still met, and only once.
+	if err := s.PutSetting(ctx, kolkata.ID, &store.Setting{Key: "timezone", Value: "Europe/Lisbon"}); err != nil {
+		t.Fatal(err)
+	}
+	now = time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC)
+	ran = nil
+	if n, _ := p.Nightly(ctx); n != 2 {
+		t.Fatalf("sweep at Lisbon's midnight of the 23rd ran for %v, want both users", ran)
+	}
+	now = now.Add(15 * time.Minute)
+	if n, _ := p.Nightly(ctx); n != 0 {
+		t.Fatalf("the next sweep ran again for %d users", n)
 	}
 }
 

@@ -159,9 +159,11 @@ func (u *User) PasswordMatches(password string) bool {
 
 // NightlyState is when a user's nightly run last happened, and their zone.
 type NightlyState struct {
-	UserID    string
-	Timezone  string
-	NightlyOn string // local date of the last nightly run, "" for never
+	UserID   string
+	Timezone string
+	// NightlyOn is when the last nightly run happened: a UTC time, "" for
+	// never, or the local date of the run as earlier versions recorded it.
+	NightlyOn string
 }
 
 // NightlyStates lists every user's nightly state.
@@ -183,10 +185,10 @@ func (s *Store) NightlyStates(ctx context.Context) ([]NightlyState, error) {
 	return out, rows.Err()
 }
 
-// SetNightlyOn records the local date of a user's nightly run.
-func (s *Store) SetNightlyOn(ctx context.Context, userID, date string) error {
+// SetNightlyOn records the time of a user's nightly run.
+func (s *Store) SetNightlyOn(ctx context.Context, userID string, at time.Time) error {
 	return s.update(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE users SET nightly_on = ? WHERE id = ?`, date, userID)
+		_, err := tx.ExecContext(ctx, `UPDATE users SET nightly_on = ? WHERE id = ?`, FormatTime(at), userID)
 		return err
 	})
 }
