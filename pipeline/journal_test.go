@@ -78,13 +78,16 @@ func TestJournal(t *testing.T) {
 		names = append(names, list[i].Name)
 	}
 	sort.Strings(names)
-	want := []string{"cooking at home", "criticism at work", "exercise", "family pressure", "skipping meals", "snapping at family", "travel delays"}
+	want := []string{"comfort eating", "cooking at home", "criticism at work", "exercise", "family pressure", "skipping meals", "snapping at family", "travel delays"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("listed patterns = %v, want %v", names, want)
 	}
 
-	// Crisps after a bad day stopped on 22 October: a closed pattern, not
-	// listed, still on the calendar and readable by id.
+	// Crisps after a bad day stopped on 22 October: a closed pattern, listed
+	// after the open ones, still on the calendar and readable by id.
+	if last := list[len(list)-1]; last.Name != "comfort eating" {
+		t.Fatalf("last listed = %s, want the closed comfort eating", last.Name)
+	}
 	day, err := e.store.Timeline(ctx, e.user.ID, time.Date(2026, 10, 3, 0, 0, 0, 0, time.UTC), time.Date(2026, 10, 4, 0, 0, 0, 0, time.UTC))
 	if err != nil || len(day) != 1 {
 		t.Fatalf("timeline of 3 October = %v, %v", day, err)
