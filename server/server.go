@@ -21,7 +21,6 @@ import (
 	"github.com/recur-journal/recur/server/apidocs"
 	"github.com/recur-journal/recur/server/mail"
 	"github.com/recur-journal/recur/store"
-	"github.com/recur-journal/recur/web"
 )
 
 // APIVersion is the version of the interface the OpenAPI document describes.
@@ -141,16 +140,12 @@ func New(opts Options) *Server {
 	s.registerApps()
 	s.registerPushTokens()
 
-	mux.HandleFunc("GET /api/docs/api", s.serveDocs)
-	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'unsafe-inline' 'self'; style-src 'unsafe-inline'")
-		http.ServeFileFS(w, r, web.FS, "index.html")
-	})
+	s.routePages(mux)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeJSONError(w, &apiError{status: http.StatusNotFound, Message: "No API route matches " + r.Method + " " + r.URL.Path + "."})
 	})
-	s.handler = s.withRequestLog(limitBodies(s.sessions.LoadAndSave(s.checkOrigin(mux)), opts.MaxBodyBytes, opts.MaxImportBytes))
+	s.handler = withSecurityHeaders(s.withRequestLog(limitBodies(s.sessions.LoadAndSave(s.checkOrigin(mux)), opts.MaxBodyBytes, opts.MaxImportBytes)),
+		strings.HasPrefix(opts.BaseURL, "https://"))
 	return s
 }
 
