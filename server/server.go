@@ -7,8 +7,8 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"log/slog"
-	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"sync"
@@ -59,6 +59,10 @@ type Options struct {
 	SessionLifetime time.Duration
 	// TokenLifetime is how long a token made by sign-in lasts; 0 means it never expires.
 	TokenLifetime time.Duration
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For and
+	// X-Real-IP name the client, for rate limits and the access log; from
+	// any other peer those headers are ignored. See ParseTrustedProxies.
+	TrustedProxies []netip.Prefix
 }
 
 // Mailer queues a mail for sending.
@@ -247,6 +251,7 @@ func (s *Server) withRequestLog(next http.Handler) http.Handler {
 		}
 		w.Header().Set("X-Request-Id", id)
 		log := s.opts.Logger.With("request_id", id)
+		ip := proxies(s.opts.TrustedProxies).clientIP(r)
 		rec := &statusRecorder{ResponseWriter: w}
 		defer func() {
 			if p := recover(); p != nil {
@@ -256,12 +261,8 @@ func (s *Server) withRequestLog(next http.Handler) http.Handler {
 				}
 			}
 			log.Info("request", "method", r.Method, "path", r.URL.Path, "status", rec.status,
-				"bytes", rec.bytes, "duration_ms", float64(time.Since(start).Microseconds())/1000, "remote", r.RemoteAddr)
+				"bytes", rec.bytes, "duration_ms", float64(time.Since(start).Microseconds())/1000, "remote", ip, "peer", r.RemoteAddr)
 		}()
-		ip, _, err := net.SplitHostPort(r.RemoteAddr)
-		if err != nil {
-			ip = r.RemoteAddr
-		}
 		ctx := context.WithValue(context.WithValue(r.Context(), loggerKey{}, log), remoteKey{}, ip)
 		ctx = context.WithValue(ctx, originKey{}, r.Header.Get("Origin"))
 		next.ServeHTTP(rec, r.WithContext(ctx))
