@@ -171,7 +171,7 @@ func TestHealthCheck(t *testing.T) {
 		h := newHarness(t, func(o *server.Options) {
 			o.Health = fakeHealth{ollama: server.OllamaHealth{URL: "http://127.0.0.1:1", Model: "m", Error: "Ollama does not answer"}}
 		})
-		res := h.do("GET", "/api/health-check", "", nil)
+		res := h.do("GET", "/api/health-check", h.tokenA, nil) // details need a credential
 		if res.Status != http.StatusOK {
 			t.Fatalf("status = %d, want 200 while the database works", res.Status)
 		}
