@@ -119,14 +119,18 @@ func (s *Server) healthCheck(ctx context.Context, in *healthInput) (*healthOutpu
 	h := Health{Status: "ok", Version: s.opts.Version, Database: DatabaseHealth{OK: true}}
 	status := http.StatusOK
 	if err := s.opts.Store.Ping(ctx); err != nil {
-		logger(ctx).Error("health check: database", "error", err)
+		if !clientGone(ctx) {
+			logger(ctx).Error("health check: database", "error", err)
+		}
 		h.Database = DatabaseHealth{OK: false, Error: err.Error()}
 		h.Status, status = "failing", http.StatusServiceUnavailable
 	}
 	if r := s.opts.Health; r != nil {
 		q, err := r.QueueHealth(ctx)
 		if err != nil {
-			logger(ctx).Warn("health check: queue", "error", err)
+			if !clientGone(ctx) {
+				logger(ctx).Warn("health check: queue", "error", err)
+			}
 			q = QueueHealth{}
 		} else {
 			q.OK = !q.Waiting

@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -110,6 +111,9 @@ func New(opts Options) *Server {
 	s.sessions.Cookie.Secure = strings.HasPrefix(opts.BaseURL, "https://")
 	s.sessions.Cookie.Persist = false // RememberMe decides, at sign-in
 	s.sessions.ErrorFunc = func(w http.ResponseWriter, r *http.Request, err error) {
+		if clientGone(r.Context()) {
+			return // nobody to answer; the access log says 499
+		}
 		logger(r.Context()).Error("session", "error", err)
 		writeJSONError(w, &apiError{status: http.StatusInternalServerError, Message: statusMessages[http.StatusInternalServerError]})
 	}
@@ -215,6 +219,15 @@ func writeJSONError(w http.ResponseWriter, e *apiError) {
 	json.NewEncoder(w).Encode(e)
 }
 
+// statusClientClosed is the status logged for a request whose client went
+// away before its answer was ready, as nginx logs it. It is no server error.
+const statusClientClosed = 499
+
+// clientGone reports whether the request's client hung up: net/http cancels
+// the request's context when its connection closes. A deadline of our own
+// is not this.
+func clientGone(ctx context.Context) bool { return errors.Is(ctx.Err(), context.Canceled) }
+
 // statusRecorder remembers what a handler answered, for the access log.
 type statusRecorder struct {
 	http.ResponseWriter
@@ -260,7 +273,12 @@ func (s *Server) withRequestLog(next http.Handler) http.Handler {
 					writeJSONError(rec, &apiError{status: http.StatusInternalServerError, Message: statusMessages[http.StatusInternalServerError]})
 				}
 			}
-			log.Info("request", "method", r.Method, "path", r.URL.Path, "status", rec.status,
+			status := rec.status
+			if clientGone(r.Context()) {
+				// Whatever was answered, it did not reach the client.
+				status = statusClientClosed
+			}
+			log.Info("request", "method", r.Method, "path", r.URL.Path, "status", status,
 				"bytes", rec.bytes, "duration_ms", float64(time.Since(start).Microseconds())/1000, "remote", ip, "peer", r.RemoteAddr)
 		}()
 		ctx := context.WithValue(context.WithValue(r.Context(), loggerKey{}, log), remoteKey{}, ip)
