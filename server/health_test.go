@@ -16,15 +16,9 @@ import (
 var troubledOllama = server.OllamaHealth{URL: "http://10.9.8.7:11434", Reachable: true, Version: "0.17.1",
 	Model: "qwen2.5:7b", ModelPresent: false, Error: "The model qwen2.5:7b is not pulled; run: ollama pull qwen2.5:7b"}
 
-// healthData returns the data object of a health-check answer.
-func healthData(t *testing.T, res response) map[string]any {
-	t.Helper()
-	data, ok := res.JSON(t)["data"].(map[string]any)
-	if !ok {
-		t.Fatalf("no data object: %s", res.Body)
-	}
-	return data
-}
+// healthData returns the data object of a health-check answer (batchOf
+// reads any {data: object} answer).
+var healthData = batchOf
 
 // checkOpenAnswer fails t unless data is exactly the open answer: the
 // status and each part's ok, nothing else.
