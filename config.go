@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/recur-journal/recur/server"
 )
 
 // Config is recur.toml. Every key has a default, so an empty file (or none)
@@ -34,6 +36,10 @@ type ServerConfig struct {
 	BaseURL      string   `toml:"base_url"`
 	MaxBodyBytes int64    `toml:"max_body_bytes"`
 	ShutdownWait Duration `toml:"shutdown_timeout"`
+	// TrustedProxies are CIDRs or addresses of reverse proxies whose
+	// X-Forwarded-For names the client; RECUR_SERVER_TRUSTED_PROXIES
+	// takes them comma-separated.
+	TrustedProxies []string `toml:"trusted_proxies"`
 }
 
 // StorageConfig is the [storage] section.
@@ -92,7 +98,8 @@ func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil
 // DefaultConfig returns the configuration used when nothing is set.
 func DefaultConfig() Config {
 	return Config{
-		Server:  ServerConfig{Addr: "127.0.0.1:8080", MaxBodyBytes: 1 << 20, ShutdownWait: Duration{15 * time.Second}},
+		Server: ServerConfig{Addr: "127.0.0.1:8080", MaxBodyBytes: 1 << 20, ShutdownWait: Duration{15 * time.Second},
+			TrustedProxies: []string{}},
 		Storage: StorageConfig{DataDir: "./data"},
 		Ollama: OllamaConfig{URL: "http://127.0.0.1:11434", Model: "qwen2.5:7b", EmbedModel: "nomic-embed-text",
 			Timeout: Duration{5 * time.Minute}, Workers: 2},
@@ -197,6 +204,14 @@ func setField(f reflect.Value, value string) error {
 			return fmt.Errorf("%q is not true or false", value)
 		}
 		f.SetBool(b)
+	case reflect.Slice:
+		var list []string
+		for _, v := range strings.Split(value, ",") {
+			if v = strings.TrimSpace(v); v != "" {
+				list = append(list, v)
+			}
+		}
+		f.Set(reflect.ValueOf(list))
 	case reflect.Int, reflect.Int64:
 		n, err := strconv.ParseInt(value, 10, 64)
 		if err != nil {
@@ -221,6 +236,9 @@ func (c *Config) Validate() error {
 		if u, err := url.Parse(c.Server.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return bad("server.base_url", "%q is not an http or https URL, like https://journal.example.com", c.Server.BaseURL)
 		}
+	}
+	if _, err := server.ParseTrustedProxies(c.Server.TrustedProxies); err != nil {
+		return bad("server.trusted_proxies", "%v", err)
 	}
 	if c.Server.MaxBodyBytes < 1024 {
 		return bad("server.max_body_bytes", "must be at least 1024")

@@ -177,6 +177,7 @@ func (m *Main) serve(ctx context.Context) error {
 	}
 	m.mail = mail.NewQueue(mail.QueueOptions{Sender: sender, Logger: m.Logger.With("part", "mail")})
 	m.mail.Start()
+	proxies, _ := server.ParseTrustedProxies(m.Config.Server.TrustedProxies)
 	srv := server.New(server.Options{
 		Store:           m.store,
 		Logger:          m.Logger,
@@ -190,6 +191,7 @@ func (m *Main) serve(ctx context.Context) error {
 		Signup:          m.Config.Auth.Signup,
 		SessionLifetime: m.Config.Auth.SessionLifetime.Duration,
 		TokenLifetime:   m.Config.Auth.TokenLifetime.Duration,
+		TrustedProxies:  proxies, // checked by Validate
 	})
 	ln, err := net.Listen("tcp", m.Config.Server.Addr)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -79,7 +80,7 @@ func TestConfig(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := cfg, DefaultConfig(); got != want {
+		if got, want := cfg, DefaultConfig(); !reflect.DeepEqual(got, want) {
 			t.Errorf("config.example.toml differs from the defaults:\n%+v\n%+v", got, want)
 		}
 	})
@@ -97,6 +98,8 @@ func TestConfig(t *testing.T) {
 		{"BadSyntax", "[server\n", nil, "line 2: expected"},
 		{"UnknownVariable", "", []string{"RECUR_SERVER_PORT=1"}, "RECUR_SERVER_PORT: unknown variable"},
 		{"BadVariable", "", []string{"RECUR_OLLAMA_TIMEOUT=soon"}, `ollama.timeout: "soon" is not a duration`},
+		{"BadTrustedProxy", "[server]\ntrusted_proxies = [\"10.0.0.0/8\", \"proxy.lan\"]\n", nil, `server.trusted_proxies: "proxy.lan" is not an IP address or a CIDR`},
+		{"BadTrustedProxyVariable", "", []string{"RECUR_SERVER_TRUSTED_PROXIES=127.0.0.1, 10.0.0.0/40"}, `server.trusted_proxies: "10.0.0.0/40" is not`},
 	} {
 		t.Run("Err"+c.name, func(t *testing.T) {
 			_, err := LoadConfig(write(t, c.file), true, c.env)

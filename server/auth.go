@@ -41,6 +41,9 @@ func current(ctx context.Context) *principal {
 // operation needs anyone signed in at all.
 func requiredScope(op *huma.Operation) (string, bool) {
 	for _, req := range op.Security {
+		if len(req) == 0 {
+			return "", false // an empty requirement: a credential is optional
+		}
 		if scopes, ok := req[securityBearer]; ok {
 			if len(scopes) > 0 {
 				return scopes[0], true

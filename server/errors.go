@@ -115,6 +115,8 @@ func buildError(ctx context.Context, status int, msg string, errs ...error) *api
 			sentence = "The request body must be sent as application/json."
 		}
 		return validationError(map[string][]string{"body": {sentence}})
+	case status >= 500 && clientGone(ctx):
+		return &apiError{status: statusClientClosed, Message: "Client closed request."}
 	case status >= 500:
 		logger(ctx).Error("request failed", "status", status, "error", errors.Join(errs...), "detail", msg)
 		return &apiError{status: status, Message: statusMessages[http.StatusInternalServerError]}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"net/http"
+	"reflect"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -18,6 +19,7 @@ type HealthReporter interface {
 
 // QueueHealth counts the captures waiting for or under analysis.
 type QueueHealth struct {
+	OK         bool `json:"ok" doc:"Whether analysis goes on: the queue can be read and is not paused. Set by the health check."`
 	Workers    int  `json:"workers" doc:"Analysis workers; one user's captures go one at a time."`
 	Queued     int  `json:"queued" doc:"Captures waiting to be analysed."`
 	Processing int  `json:"processing" doc:"Captures being analysed now."`
@@ -27,11 +29,13 @@ type QueueHealth struct {
 
 // OllamaHealth is what the health check learned of Ollama.
 type OllamaHealth struct {
+	OK           bool   `json:"ok" doc:"Whether Ollama answers, has the model and its calls succeed. Set by the health check."`
 	URL          string `json:"url"`
 	Reachable    bool   `json:"reachable"`
 	Version      string `json:"version,omitempty"`
 	Model        string `json:"model"`
 	ModelPresent bool   `json:"model_present" doc:"Whether the configured model is pulled."`
+	Failing      bool   `json:"calls_failing" doc:"True while calls to Ollama fail (errors or time-outs): analysis waits and retries with backoff."`
 	Error        string `json:"error,omitempty" doc:"Why Ollama is not usable, and what to do."`
 }
 
@@ -41,46 +45,106 @@ type DatabaseHealth struct {
 	Error string `json:"error,omitempty"`
 }
 
-// Health is the body of the health check.
+// Health is the detailed health check, for a signed-in caller.
 type Health struct {
-	Status   string         `json:"status" enum:"ok,degraded,failing" doc:"ok: everything works; degraded: entries are kept but analysis waits (Ollama unreachable or model missing); failing: the database does not answer."`
+	Status   string         `json:"status" enum:"ok,degraded,failing" doc:"ok: everything works; degraded: entries are kept but analysis waits (Ollama unreachable, model missing or calls failing); failing: the database does not answer."`
 	Version  string         `json:"version"`
 	Database DatabaseHealth `json:"database"`
 	Queue    *QueueHealth   `json:"queue,omitempty"`
 	Ollama   *OllamaHealth  `json:"ollama,omitempty"`
 }
 
+// PartHealth says whether one part works, and nothing more.
+type PartHealth struct {
+	OK bool `json:"ok"`
+}
+
+// HealthSummary is the open health check: the status and whether each part
+// works, without versions, addresses, counts or error texts.
+type HealthSummary struct {
+	Status   string      `json:"status" enum:"ok,degraded,failing" doc:"ok: everything works; degraded: entries are kept but analysis waits; failing: the database does not answer."`
+	Database PartHealth  `json:"database"`
+	Queue    *PartHealth `json:"queue,omitempty"`
+	Ollama   *PartHealth `json:"ollama,omitempty"`
+}
+
+// summary is what anyone may see of h.
+func (h Health) summary() HealthSummary {
+	s := HealthSummary{Status: h.Status, Database: PartHealth{h.Database.OK}}
+	if h.Queue != nil {
+		s.Queue = &PartHealth{h.Queue.OK}
+	}
+	if h.Ollama != nil {
+		s.Ollama = &PartHealth{h.Ollama.OK}
+	}
+	return s
+}
+
+type healthInput struct {
+	// Read here rather than by authenticate: the route is open, and a
+	// credential only adds details.
+	Authorization string `header:"Authorization" hidden:"true"`
+}
+
 type healthOutput struct {
 	Status int
-	Body   Data[Health]
+	Body   any // Data[HealthSummary] or Data[Health]
 }
+
+const healthDescription = "Open to all. Answers 200 while the database works, even when Ollama is down (the body says so), and 503 only when the database fails, so uptime monitors can rely on the status alone.\n\n" +
+	"Without a credential the answer is the status and whether each part works (HealthSummary). With a signed-in session or any valid token, whatever its scopes, it adds the details (Health): the version, the queue's counts, Ollama's address, version and model, and what to do about a problem. A token that is invalid, expired or revoked is not refused here: the caller gets the open answer, as everyone does while the database fails (no credential can be checked then)."
 
 func (s *Server) registerHealth() {
 	o := op(http.MethodGet, "/health-check", "health-check", "Health", "Report whether Recur and its parts work", "")
-	o.Description = "Open to all. Answers 200 while the database works, even when Ollama is down (the body says so), and 503 only when the database fails, so uptime monitors can rely on the status alone."
-	o.Responses = map[string]*huma.Response{"503": {Description: "The database does not answer; the body says why."}}
+	o.Description = healthDescription
+	// Anyone may call; a credential is optional.
+	o.Security = []map[string][]string{{}, {securityBearer: {}}, {securitySession: {}}}
+	reg := s.api.OpenAPI().Components.Schemas
+	oneOf := func() map[string]*huma.MediaType {
+		return map[string]*huma.MediaType{"application/json": {Schema: &huma.Schema{OneOf: []*huma.Schema{
+			reg.Schema(reflect.TypeFor[Data[HealthSummary]](), true, "DataHealthSummary"),
+			reg.Schema(reflect.TypeFor[Data[Health]](), true, "DataHealth"),
+		}}}}
+	}
+	o.Responses = map[string]*huma.Response{
+		"200": {Description: "The database works; the body says how the other parts do.", Content: oneOf()},
+		"503": {Description: "The database does not answer.", Content: oneOf()},
+	}
 	huma.Register(s.api, o, s.healthCheck)
 }
 
-func (s *Server) healthCheck(ctx context.Context, _ *struct{}) (*healthOutput, error) {
+func (s *Server) healthCheck(ctx context.Context, in *healthInput) (*healthOutput, error) {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
 	h := Health{Status: "ok", Version: s.opts.Version, Database: DatabaseHealth{OK: true}}
 	status := http.StatusOK
 	if err := s.opts.Store.Ping(ctx); err != nil {
-		logger(ctx).Error("health check: database", "error", err)
+		if !clientGone(ctx) {
+			logger(ctx).Error("health check: database", "error", err)
+		}
 		h.Database = DatabaseHealth{OK: false, Error: err.Error()}
 		h.Status, status = "failing", http.StatusServiceUnavailable
 	}
 	if r := s.opts.Health; r != nil {
-		if q, err := r.QueueHealth(ctx); err == nil {
-			h.Queue = &q
+		q, err := r.QueueHealth(ctx)
+		if err != nil {
+			if !clientGone(ctx) {
+				logger(ctx).Warn("health check: queue", "error", err)
+			}
+			q = QueueHealth{}
+		} else {
+			q.OK = !q.Waiting
 		}
+		h.Queue = &q
 		o := r.OllamaHealth(ctx)
+		o.OK = o.Reachable && o.ModelPresent && !o.Failing
 		h.Ollama = &o
-		if (!o.Reachable || !o.ModelPresent) && h.Status == "ok" {
+		if (!o.OK || !q.OK) && h.Status == "ok" {
 			h.Status = "degraded"
 		}
+	}
+	if _, err := s.resolve(ctx, in.Authorization); err != nil {
+		return &healthOutput{Status: status, Body: Data[HealthSummary]{Data: h.summary()}}, nil
 	}
 	return &healthOutput{Status: status, Body: Data[Health]{Data: h}}, nil
 }

@@ -6,9 +6,10 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"log/slog"
-	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"sync"
@@ -21,7 +22,6 @@ import (
 	"github.com/recur-journal/recur/server/apidocs"
 	"github.com/recur-journal/recur/server/mail"
 	"github.com/recur-journal/recur/store"
-	"github.com/recur-journal/recur/web"
 )
 
 // APIVersion is the version of the interface the OpenAPI document describes.
@@ -60,6 +60,10 @@ type Options struct {
 	SessionLifetime time.Duration
 	// TokenLifetime is how long a token made by sign-in lasts; 0 means it never expires.
 	TokenLifetime time.Duration
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For and
+	// X-Real-IP name the client, for rate limits and the access log; from
+	// any other peer those headers are ignored. See ParseTrustedProxies.
+	TrustedProxies []netip.Prefix
 }
 
 // Mailer queues a mail for sending.
@@ -107,6 +111,9 @@ func New(opts Options) *Server {
 	s.sessions.Cookie.Secure = strings.HasPrefix(opts.BaseURL, "https://")
 	s.sessions.Cookie.Persist = false // RememberMe decides, at sign-in
 	s.sessions.ErrorFunc = func(w http.ResponseWriter, r *http.Request, err error) {
+		if clientGone(r.Context()) {
+			return // nobody to answer; the access log says 499
+		}
 		logger(r.Context()).Error("session", "error", err)
 		writeJSONError(w, &apiError{status: http.StatusInternalServerError, Message: statusMessages[http.StatusInternalServerError]})
 	}
@@ -141,16 +148,12 @@ func New(opts Options) *Server {
 	s.registerApps()
 	s.registerPushTokens()
 
-	mux.HandleFunc("GET /api/docs/api", s.serveDocs)
-	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'unsafe-inline' 'self'; style-src 'unsafe-inline'")
-		http.ServeFileFS(w, r, web.FS, "index.html")
-	})
+	s.routePages(mux)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeJSONError(w, &apiError{status: http.StatusNotFound, Message: "No API route matches " + r.Method + " " + r.URL.Path + "."})
 	})
-	s.handler = s.withRequestLog(limitBodies(s.sessions.LoadAndSave(s.checkOrigin(mux)), opts.MaxBodyBytes, opts.MaxImportBytes))
+	s.handler = withSecurityHeaders(s.withRequestLog(limitBodies(s.sessions.LoadAndSave(s.checkOrigin(mux)), opts.MaxBodyBytes, opts.MaxImportBytes)),
+		strings.HasPrefix(opts.BaseURL, "https://"))
 	return s
 }
 
@@ -216,6 +219,15 @@ func writeJSONError(w http.ResponseWriter, e *apiError) {
 	json.NewEncoder(w).Encode(e)
 }
 
+// statusClientClosed is the status logged for a request whose client went
+// away before its answer was ready, as nginx logs it. It is no server error.
+const statusClientClosed = 499
+
+// clientGone reports whether the request's client hung up: net/http cancels
+// the request's context when its connection closes. A deadline of our own
+// is not this.
+func clientGone(ctx context.Context) bool { return errors.Is(ctx.Err(), context.Canceled) }
+
 // statusRecorder remembers what a handler answered, for the access log.
 type statusRecorder struct {
 	http.ResponseWriter
@@ -252,6 +264,7 @@ func (s *Server) withRequestLog(next http.Handler) http.Handler {
 		}
 		w.Header().Set("X-Request-Id", id)
 		log := s.opts.Logger.With("request_id", id)
+		ip := proxies(s.opts.TrustedProxies).clientIP(r)
 		rec := &statusRecorder{ResponseWriter: w}
 		defer func() {
 			if p := recover(); p != nil {
@@ -260,13 +273,14 @@ func (s *Server) withRequestLog(next http.Handler) http.Handler {
 					writeJSONError(rec, &apiError{status: http.StatusInternalServerError, Message: statusMessages[http.StatusInternalServerError]})
 				}
 			}
-			log.Info("request", "method", r.Method, "path", r.URL.Path, "status", rec.status,
-				"bytes", rec.bytes, "duration_ms", float64(time.Since(start).Microseconds())/1000, "remote", r.RemoteAddr)
+			status := rec.status
+			if clientGone(r.Context()) {
+				// Whatever was answered, it did not reach the client.
+				status = statusClientClosed
+			}
+			log.Info("request", "method", r.Method, "path", r.URL.Path, "status", status,
+				"bytes", rec.bytes, "duration_ms", float64(time.Since(start).Microseconds())/1000, "remote", ip, "peer", r.RemoteAddr)
 		}()
-		ip, _, err := net.SplitHostPort(r.RemoteAddr)
-		if err != nil {
-			ip = r.RemoteAddr
-		}
 		ctx := context.WithValue(context.WithValue(r.Context(), loggerKey{}, log), remoteKey{}, ip)
 		ctx = context.WithValue(ctx, originKey{}, r.Header.Get("Origin"))
 		next.ServeHTTP(rec, r.WithContext(ctx))

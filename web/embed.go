@@ -3,7 +3,9 @@ package web
 
 import "embed"
 
-// FS holds the browser app.
+// FS holds the browser app: index.html at its root, and the stylesheets and
+// scripts it loads under static/. Pages carry no inline script or style, so
+// the server's Content-Security-Policy can forbid both.
 //
-//go:embed index.html
+//go:embed index.html static
 var FS embed.FS

@@ -1,7 +1,9 @@
 // Package apidocs renders a human-readable HTML reference of an OpenAPI
-// document built by Huma. The page is produced entirely on the server and is
-// self-contained: the stylesheet is inlined, nothing is fetched from other
-// hosts and no JavaScript is needed.
+// document built by Huma. The page is produced entirely on the server: it
+// needs no JavaScript, fetches nothing from other hosts, and carries no
+// inline style, so a Content-Security-Policy of style-src 'self' holds. Its
+// one stylesheet, Stylesheet, must be served beside the page as
+// StylesheetName.
 package apidocs
 
 import (
@@ -19,8 +21,14 @@ import (
 //go:embed page.html.tmpl
 var pageSource string
 
+// Stylesheet is the page's CSS. The page links it by the relative name
+// StylesheetName, so serve it from the folder that serves the page.
+//
 //go:embed style.css
-var styleSource string
+var Stylesheet []byte
+
+// StylesheetName is the file name the page loads its stylesheet from.
+const StylesheetName = "style.css"
 
 // pageTemplate is parsed once; the template is embedded and covered by the
 // tests, so a parse error is a programming error.
@@ -52,7 +60,7 @@ type page struct {
 	Description []block
 	Schemes     []schemeView
 	Groups      []*groupView
-	CSS         template.CSS
+	Stylesheet  string
 }
 
 // schemeView is a security scheme of the components.
@@ -104,7 +112,7 @@ func newBuilder(doc *huma.OpenAPI) *builder {
 }
 
 func (b *builder) page() *page {
-	p := &page{Title: "API reference", CSS: template.CSS(styleSource)}
+	p := &page{Title: "API reference", Stylesheet: StylesheetName}
 	if info := b.doc.Info; info != nil {
 		if info.Title != "" {
 			p.Title = info.Title

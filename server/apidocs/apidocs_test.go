@@ -152,7 +152,7 @@ func TestRenderEscapes(t *testing.T) {
 
 func TestRenderSelfContained(t *testing.T) {
 	page := render(t)
-	for _, bad := range []string{"http://", "https://", "<script", "<link", "@import", "url(", "<iframe", "<img"} {
+	for _, bad := range []string{"http://", "https://", "<script", "<style", "style=", "@import", "url(", "<iframe", "<img"} {
 		if got, want := strings.Contains(page, bad), false; got != want {
 			t.Errorf("page contains %q: got %v, want %v", bad, got, want)
 		}
@@ -161,8 +161,16 @@ func TestRenderSelfContained(t *testing.T) {
 	if got, want := external.FindString(page), ""; got != want {
 		t.Errorf("external reference: got %q, want none", got)
 	}
-	if got, want := strings.Count(page, "<style>"), 1; got != want {
-		t.Errorf("<style> elements: got %d, want %d", got, want)
+	// The one stylesheet is a file beside the page, so a CSP of
+	// style-src 'self' holds.
+	if got, want := strings.Count(page, "<link"), 1; got != want {
+		t.Errorf("<link> elements: got %d, want %d", got, want)
+	}
+	if want := `<link rel="stylesheet" href="` + StylesheetName + `">`; !strings.Contains(page, want) {
+		t.Errorf("page does not load its stylesheet with %s", want)
+	}
+	if !bytes.Contains(Stylesheet, []byte("{")) {
+		t.Error("Stylesheet is empty")
 	}
 }
 
