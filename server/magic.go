@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -96,8 +97,9 @@ func (s *Server) registerMagicLinks() {
 	huma.Register(s.api, o, s.exchangeMagicCode)
 
 	o = op(http.MethodPost, "/magic-links/me", "make-magic-link", "Sign-in", "Make a sign-in link for yourself", "*",
-		http.StatusUnauthorized, http.StatusUnprocessableEntity)
-	o.Description = "For handing a signed-in app over to a browser: the link signs the browser in as you and lands on path."
+		http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity)
+	o.Description = "Needs a signed-in session, or a token with every scope (`*`): the link opens a browser session, which carries every scope, " +
+		"so a token with fewer gets 403 naming `*`. For handing a signed-in app over to a browser: the link signs the browser in as you and lands on path."
 	huma.Register(s.api, o, s.makeMagicLink)
 
 	o = op(http.MethodGet, "/magic-links/login", "magic-link-login", "Sign-in", "Sign in by link", "",
@@ -218,7 +220,7 @@ func checkPath(path string) error {
 	switch {
 	case path == "":
 		return invalid("path", "The path field is required.")
-	case len(path) > 255:
+	case utf8.RuneCountInString(path) > 255:
 		return invalid("path", "The path may not be longer than 255 characters.")
 	case !strings.HasPrefix(path, "/") || strings.HasPrefix(path, "//") || strings.HasPrefix(path, "/\\"):
 		return invalid("path", "The path must start with a single slash, like /timeline.")
@@ -254,6 +256,10 @@ func (s *Server) magicLink(userID, path, returnTo string) (MagicLink, time.Time)
 }
 
 func (s *Server) makeMagicLink(ctx context.Context, in *magicMeInput) (*struct{ Body Data[MagicLink] }, error) {
+	// The link opens a session, and a session carries every scope.
+	if err := mayMake(current(ctx), []string{scopeAll}); err != nil {
+		return nil, err
+	}
 	path := in.Body.Path
 	if path == "" {
 		path = "/"
