@@ -47,7 +47,7 @@ func TestNoEscalation(t *testing.T) {
 		{name: "MagicLinkAllScopes", method: "POST", path: "/api/magic-links/me", token: h.tokenA, body: map[string]string{},
 			status: 200, contains: []string{"/api/magic-links/login?"}},
 		{name: "AppMoreThanCarried", method: "POST", path: "/api/apps", token: manager,
-			body: map[string]any{"name": "Writer", "scopes": []string{"captures:read", "captures:write"}},
+			body:   map[string]any{"name": "Writer", "scopes": []string{"captures:read", "captures:write"}},
 			status: 403, contains: []string{"lacks the captures:write scope"}, notContains: []string{`"token"`}},
 		{name: "AppDefaultScopesNotCarried", method: "POST", path: "/api/apps", token: manager, body: map[string]any{"name": "Shortcut"},
 			status: 403, contains: []string{"lacks the captures:write scope"}},
