@@ -74,6 +74,7 @@ type Main struct {
 	store      *store.Store
 	pipeline   *pipeline.Pipeline
 	mail       *mail.Queue
+	api        *server.Server
 	cron       *cron.Cron
 	http       *http.Server
 	ln         net.Listener
@@ -191,6 +192,8 @@ func (m *Main) serve(ctx context.Context) error {
 		SessionLifetime: m.Config.Auth.SessionLifetime.Duration,
 		TokenLifetime:   m.Config.Auth.TokenLifetime.Duration,
 	})
+	srv.Start()
+	m.api = srv
 	ln, err := net.Listen("tcp", m.Config.Server.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w (set [server] addr or RECUR_SERVER_ADDR to another address)", m.Config.Server.Addr, err)
@@ -226,6 +229,10 @@ func (m *Main) Close() error {
 			errs = append(errs, err)
 		}
 		m.http = nil
+	}
+	if m.api != nil {
+		m.api.Stop() // after HTTP: it drains the sign-in mail asked for
+		m.api = nil
 	}
 	m.stopJobs()
 	if m.pipeline != nil {

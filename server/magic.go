@@ -110,9 +110,10 @@ func (s *Server) registerMagicLinks() {
 	huma.Register(s.api, o, s.magicLogin)
 }
 
-// validEmail checks an address the way the mail routes need.
+// validEmail normalises an address (store.NormaliseEmail) and checks it
+// the way the mail routes need.
 func validEmail(email string) (string, error) {
-	email = strings.TrimSpace(email)
+	email = store.NormaliseEmail(email)
 	a, err := mail.ParseAddress(email)
 	if err != nil || a.Address != email {
 		return "", invalid("email", "The email must be a valid email address, like name@example.com.")
@@ -120,6 +121,8 @@ func validEmail(email string) (string, error) {
 	return email, nil
 }
 
+// sendMagicLink does the same work for every well-formed address on the
+// request path; the rest is the sign-in workers' (signinmail.go).
 func (s *Server) sendMagicLink(ctx context.Context, in *magicMailInput) (*struct{}, error) {
 	email, err := validEmail(in.Body.Email)
 	if err != nil {
@@ -128,31 +131,11 @@ func (s *Server) sendMagicLink(ctx context.Context, in *magicMailInput) (*struct
 	if err := s.limiter.allow("magic-mail-ip", remoteIP(ctx)); err != nil {
 		return nil, err
 	}
-	if err := s.limiter.allow("magic-mail-address", strings.ToLower(email)); err != nil {
+	if err := s.limiter.allow("magic-mail-address", email); err != nil {
 		return nil, err
 	}
 	web := s.sessions.Token(ctx) != "" || (s.origin != "" && originOf(ctx) == s.origin)
-	code := digits(6)
-	user, err := s.opts.Store.FindUserByEmail(ctx, email)
-	if store.ErrorCode(err) == store.ENOTFOUND && s.opts.Signup {
-		user = &store.User{Email: email}
-		err = s.opts.Store.CreateUser(ctx, user)
-	}
-	if store.ErrorCode(err) == store.ENOTFOUND {
-		return nil, nil // the same answer: nothing tells the address is unknown
-	} else if err != nil {
-		return nil, err
-	}
-	if web {
-		link, _ := s.magicLink(user.ID, "/", "")
-		s.send(linkMail(user.Email, "Sign in to Recur", "sign in to Recur", link.URL, "15 minutes"))
-		return nil, nil
-	}
-	if err := s.opts.Store.CreateMailCode(ctx, user.ID, store.CodeSignIn, s.keys.mac(store.CodeSignIn, user.ID, code), MailCodeLifetime); err != nil {
-		return nil, err
-	}
-	s.send(codeMail(user.Email, "Your Recur sign-in code", "sign in to Recur", code))
-	return nil, nil
+	return nil, s.askSignIn(ctx, signInRequest{email: email, web: web})
 }
 
 // errCodeRejected is the single answer to every failed code exchange.
@@ -164,14 +147,17 @@ func (s *Server) exchangeMagicCode(ctx context.Context, in *magicTokenInput) (*s
 	if err := s.limiter.allow("magic-token-ip", remoteIP(ctx)); err != nil {
 		return nil, err
 	}
-	email := strings.ToLower(strings.TrimSpace(in.Body.Email))
+	email := store.NormaliseEmail(in.Body.Email)
 	if err := s.limiter.allow("magic-token-address", email); err != nil {
 		return nil, err
 	}
 	code := strings.TrimSpace(in.Body.Code)
 	user, err := s.opts.Store.FindUserByEmail(ctx, email)
-	if store.ErrorCode(err) == store.ENOTFOUND || code == "" {
-		return nil, errCodeRejected()
+	if store.ErrorCode(err) == store.ENOTFOUND {
+		// The same work as for a known address: a code is looked for (under
+		// no user, so none is found, and the answer is the one 422) in the
+		// same write transaction.
+		user = &store.User{}
 	} else if err != nil {
 		return nil, err
 	}

@@ -38,7 +38,9 @@ func (s *Store) CreateMailCode(ctx context.Context, userID, purpose, codeHash st
 
 // CheckMailCode checks a code against the user's live code of the purpose.
 // A match is used up when consume is set; a miss counts against the code's
-// attempts. Any failure is ErrCodeRejected.
+// attempts. Any failure is ErrCodeRejected. Every call does the same work
+// (one write transaction, one look-up, one update), whether or not the user
+// or a live code exists, so that timing tells nothing about either.
 func (s *Store) CheckMailCode(ctx context.Context, userID, purpose, codeHash string, consume bool) error {
 	var ok bool
 	err := s.update(ctx, func(tx *sql.Tx) error {
@@ -47,24 +49,20 @@ func (s *Store) CheckMailCode(ctx context.Context, userID, purpose, codeHash str
 		err := tx.QueryRowContext(ctx, `SELECT id, code_hash, attempts FROM mail_codes
 			WHERE user_id = ? AND purpose = ? AND used_at IS NULL AND expires_at > ? ORDER BY created_at DESC LIMIT 1`,
 			userID, purpose, FormatTime(s.Now())).Scan(&id, &hash, &attempts)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil
-		} else if err != nil {
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		if attempts >= MailCodeAttempts {
-			return nil
+		// With no live code, id is "" and the update below changes nothing.
+		ok = id != "" && attempts < MailCodeAttempts && subtle.ConstantTimeCompare([]byte(hash), []byte(codeHash)) == 1
+		switch {
+		case ok && consume:
+			_, err = tx.ExecContext(ctx, `UPDATE mail_codes SET used_at = ? WHERE id = ?`, FormatTime(s.Now()), id)
+		case ok:
+			_, err = tx.ExecContext(ctx, `UPDATE mail_codes SET attempts = attempts WHERE id = ?`, id)
+		default:
+			_, err = tx.ExecContext(ctx, `UPDATE mail_codes SET attempts = attempts + 1 WHERE id = ? AND attempts < ?`, id, MailCodeAttempts)
 		}
-		if subtle.ConstantTimeCompare([]byte(hash), []byte(codeHash)) != 1 {
-			_, err := tx.ExecContext(ctx, `UPDATE mail_codes SET attempts = attempts + 1 WHERE id = ?`, id)
-			return err
-		}
-		ok = true
-		if consume {
-			_, err := tx.ExecContext(ctx, `UPDATE mail_codes SET used_at = ? WHERE id = ?`, FormatTime(s.Now()), id)
-			return err
-		}
-		return nil
+		return err
 	})
 	if err != nil {
 		return err
