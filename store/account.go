@@ -22,12 +22,13 @@ const MailCodeAttempts = 5
 var ErrCodeRejected = Invalid("code", "The code is invalid or has expired.")
 
 // CreateMailCode stores the hash of a new code for the user, valid for ttl,
-// and retires the user's earlier codes of the same purpose.
+// in place of the user's earlier codes of the same purpose. A user has at
+// most one code of a purpose, so checking one costs the same for every
+// address, however many codes were asked for.
 func (s *Store) CreateMailCode(ctx context.Context, userID, purpose, codeHash string, ttl time.Duration) error {
 	return s.update(ctx, func(tx *sql.Tx) error {
 		now := s.Now()
-		if _, err := tx.ExecContext(ctx, `UPDATE mail_codes SET used_at = ? WHERE user_id = ? AND purpose = ? AND used_at IS NULL`,
-			FormatTime(now), userID, purpose); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM mail_codes WHERE user_id = ? AND purpose = ?`, userID, purpose); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO mail_codes (id, user_id, purpose, code_hash, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
