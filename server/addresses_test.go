@@ -29,8 +29,9 @@ func variants(want string) map[string]string {
 	}
 }
 
-func TestLoginAddressVariants(t *testing.T) {
-	h, _ := accountsHarness(t)
+// addJose makes the account josé@example.com with a password.
+func addJose(t *testing.T, h *harness) {
+	t.Helper()
 	hash, err := store.HashPassword("correct horse battery")
 	if err != nil {
 		t.Fatal(err)
@@ -38,6 +39,11 @@ func TestLoginAddressVariants(t *testing.T) {
 	if err := h.store.CreateUser(context.Background(), &store.User{Email: joseNFC, PasswordHash: hash}); err != nil {
 		t.Fatal(err)
 	}
+}
+
+func TestLoginAddressVariants(t *testing.T) {
+	h, _ := accountsHarness(t)
+	addJose(t, h)
 	for name, email := range variants(joseNFC) {
 		t.Run(name, func(t *testing.T) {
 			res := h.browser().do("POST", "/api/login", map[string]string{"email": email, "password": "correct horse battery"})
@@ -53,13 +59,7 @@ func TestLoginAddressVariants(t *testing.T) {
 // right password then signed in during the lockout.
 func TestLoginLockoutHoldsForEveryVariant(t *testing.T) {
 	h, _ := accountsHarness(t)
-	hash, err := store.HashPassword("correct horse battery")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := h.store.CreateUser(context.Background(), &store.User{Email: joseNFC, PasswordHash: hash}); err != nil {
-		t.Fatal(err)
-	}
+	addJose(t, h)
 	b := h.browser()
 	for i := range 5 {
 		if res := b.do("POST", "/api/login", map[string]string{"email": joseNFC, "password": "wrong guess"}); res.Status != 422 {
