@@ -74,6 +74,7 @@ type Main struct {
 	store      *store.Store
 	pipeline   *pipeline.Pipeline
 	mail       *mail.Queue
+	api        *server.Server
 	cron       *cron.Cron
 	http       *http.Server
 	ln         net.Listener
@@ -193,6 +194,8 @@ func (m *Main) serve(ctx context.Context) error {
 		TokenLifetime:   m.Config.Auth.TokenLifetime.Duration,
 		TrustedProxies:  proxies, // checked by Validate
 	})
+	srv.Start()
+	m.api = srv
 	ln, err := net.Listen("tcp", m.Config.Server.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w (set [server] addr or RECUR_SERVER_ADDR to another address)", m.Config.Server.Addr, err)
@@ -228,6 +231,10 @@ func (m *Main) Close() error {
 			errs = append(errs, err)
 		}
 		m.http = nil
+	}
+	if m.api != nil {
+		m.api.Stop() // after HTTP: it drains the sign-in mail asked for
+		m.api = nil
 	}
 	m.stopJobs()
 	if m.pipeline != nil {

@@ -42,7 +42,7 @@ func newApp(a *store.App) App {
 type createAppInput struct {
 	Body struct {
 		Name   string    `json:"name" minLength:"1" maxLength:"255" doc:"What to call the app, 1 to 255 characters."`
-		Scopes *[]string `json:"scopes,omitempty" doc:"The scopes to give the app's token, at least one: scope names of the bearer security scheme, or * for every scope. Default: [\"captures:write\"], enough to post entries and no more. A token can only grant scopes it carries itself."`
+		Scopes *[]string `json:"scopes,omitempty" doc:"The scopes to give the app's token, at least one: scope names of the bearer security scheme, or * for every scope. Default: [\"captures:write\"], enough to post entries and no more. A token can only grant scopes it carries itself; asking for more is 403."`
 	}
 }
 
@@ -50,7 +50,7 @@ type updateAppInput struct {
 	App  string `path:"app" doc:"The app's id."`
 	Body *struct {
 		Name   *string   `json:"name,omitempty" minLength:"1" maxLength:"255" doc:"A new name, 1 to 255 characters."`
-		Scopes *[]string `json:"scopes,omitempty" doc:"The scopes that replace the app's, at least one. A token can only grant scopes it carries itself."`
+		Scopes *[]string `json:"scopes,omitempty" doc:"The scopes that replace the app's, at least one. A token can only grant scopes it carries itself; asking for more is 403."`
 	}
 }
 
@@ -71,7 +71,7 @@ func (s *Server) registerApps() {
 	o.DefaultStatus = http.StatusCreated
 	o.Description += " The app gets a token of its own that does not expire. The answer carries it in `token`; it is never shown again." +
 		" Without `scopes` the token carries only `captures:write`, enough for a shortcut that posts entries." +
-		" A token can only grant scopes it carries itself (`*` only if it carries `*`); a session may grant any."
+		" A token can only grant scopes it carries itself (`*` only if it carries `*`): asking for more is 403 naming the scope it lacks. A session may grant any."
 	huma.Register(s.api, o, s.createApp)
 
 	huma.Register(s.api, op(http.MethodGet, "/apps/{app}", "get-app", "Apps", "Show an app",
@@ -80,7 +80,7 @@ func (s *Server) registerApps() {
 	o = op(http.MethodPatch, "/apps/{app}", "update-app", "Apps", "Rename an app or change its scopes",
 		scopeAppsManage, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusUnprocessableEntity)
 	o.Description += " The app keeps its token, which carries the new scopes from the next request on." +
-		" A token can only grant scopes it carries itself; a session may grant any."
+		" A token can only grant scopes it carries itself (`*` only if it carries `*`): asking for more is 403 naming the scope it lacks. A session may grant any."
 	huma.Register(s.api, o, s.updateApp)
 
 	o = op(http.MethodDelete, "/apps/{app}", "delete-app", "Apps", "Remove an app and revoke its token",
@@ -149,26 +149,22 @@ func (s *Server) deleteApp(ctx context.Context, in *appInput) (*struct{}, error)
 	return nil, s.opts.Store.DeleteApp(ctx, current(ctx).User.ID, in.App)
 }
 
-// checkGrant makes sure every scope exists and that the caller may grant it:
-// a token only the scopes it carries (* only when it carries *), a session
-// any. The answer is a 422 under scopes with one sentence per refusal.
+// checkGrant makes sure every scope exists (422 under scopes, one sentence
+// per unknown scope) and that the caller may grant them all (mayMake: 403
+// naming the scope it lacks).
 func checkGrant(p *principal, scopes []string) error {
 	if len(scopes) == 0 {
 		return invalid("scopes", "Give at least one scope, such as "+scopeCapturesWrite+".")
 	}
 	var problems []string
 	for _, sc := range scopes {
-		switch {
-		case sc != scopeAll && !slices.Contains(scopeNames(), sc):
+		if sc != scopeAll && !slices.Contains(scopeNames(), sc) {
 			problems = append(problems, fmt.Sprintf("The scope %q does not exist; known scopes are %s, or * for all.",
 				sc, strings.Join(scopeNames(), ", ")))
-		case p.Token == nil:
-		case sc == scopeAll && !slices.Contains(p.Token.Scopes, scopeAll), !p.Token.Can(sc):
-			problems = append(problems, fmt.Sprintf("Your token does not carry %s, so it cannot grant it.", sc))
 		}
 	}
 	if len(problems) > 0 {
 		return validationError(map[string][]string{"scopes": problems})
 	}
-	return nil
+	return mayMake(p, scopes)
 }

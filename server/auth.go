@@ -80,8 +80,8 @@ var errUnauthenticated = &apiError{status: http.StatusUnauthorized, Message: "Un
 
 // resolve finds who a request acts for from its Authorization header or session.
 func (s *Server) resolve(ctx context.Context, authorization string) (*principal, error) {
-	if bearer, ok := strings.CutPrefix(authorization, "Bearer "); ok && strings.TrimSpace(bearer) != "" {
-		token, user, err := s.opts.Store.Authenticate(ctx, strings.TrimSpace(bearer))
+	if bearer, ok := bearerToken(authorization); ok {
+		token, user, err := s.opts.Store.Authenticate(ctx, bearer)
 		if store.ErrorCode(err) == store.EUNAUTHORIZED {
 			return nil, errUnauthenticated
 		}
@@ -102,6 +102,17 @@ func (s *Server) resolve(ctx context.Context, authorization string) (*principal,
 		return nil, err
 	}
 	return &principal{User: user}, nil
+}
+
+// bearerToken takes the token out of an Authorization header. The scheme is
+// case-insensitive (RFC 9110, section 11.1): "bearer x" is "Bearer x".
+func bearerToken(authorization string) (string, bool) {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(authorization), " ")
+	token = strings.TrimSpace(token)
+	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
+		return "", false
+	}
+	return token, true
 }
 
 // toAPIError makes any error an apiError, as Huma would.
@@ -150,7 +161,8 @@ var errConfirmationRequired = &apiError{status: http.StatusLocked, Message: "Pas
 
 // checkOrigin refuses unsafe requests that ride on the session cookie from
 // another origin (cross-site request forgery). Requests with a bearer token
-// carry no ambient credentials and pass.
+// carry no ambient credentials and pass; any other Authorization header
+// falls back to the session, so it is checked like none.
 func (s *Server) checkOrigin(next http.Handler) http.Handler {
 	cop := http.NewCrossOriginProtection()
 	if s.origin != "" {
@@ -159,7 +171,7 @@ func (s *Server) checkOrigin(next http.Handler) http.Handler {
 		}
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") == "" {
+		if _, ok := bearerToken(r.Header.Get("Authorization")); !ok {
 			if err := cop.Check(r); err != nil {
 				writeJSONError(w, &apiError{status: http.StatusForbidden, Message: "Cross-origin request refused."})
 				return

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -96,8 +97,9 @@ func (s *Server) registerMagicLinks() {
 	huma.Register(s.api, o, s.exchangeMagicCode)
 
 	o = op(http.MethodPost, "/magic-links/me", "make-magic-link", "Sign-in", "Make a sign-in link for yourself", "*",
-		http.StatusUnauthorized, http.StatusUnprocessableEntity)
-	o.Description = "For handing a signed-in app over to a browser: the link signs the browser in as you and lands on path."
+		http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity)
+	o.Description = "Needs a signed-in session, or a token with every scope (`*`): the link opens a browser session, which carries every scope, " +
+		"so a token with fewer gets 403 naming `*`. For handing a signed-in app over to a browser: the link signs the browser in as you and lands on path."
 	huma.Register(s.api, o, s.makeMagicLink)
 
 	o = op(http.MethodGet, "/magic-links/login", "magic-link-login", "Sign-in", "Sign in by link", "",
@@ -108,9 +110,10 @@ func (s *Server) registerMagicLinks() {
 	huma.Register(s.api, o, s.magicLogin)
 }
 
-// validEmail checks an address the way the mail routes need.
+// validEmail normalises an address (store.NormaliseEmail) and checks it
+// the way the mail routes need.
 func validEmail(email string) (string, error) {
-	email = strings.TrimSpace(email)
+	email = store.NormaliseEmail(email)
 	a, err := mail.ParseAddress(email)
 	if err != nil || a.Address != email {
 		return "", invalid("email", "The email must be a valid email address, like name@example.com.")
@@ -118,6 +121,8 @@ func validEmail(email string) (string, error) {
 	return email, nil
 }
 
+// sendMagicLink does the same work for every well-formed address on the
+// request path; the rest is the sign-in workers' (signinmail.go).
 func (s *Server) sendMagicLink(ctx context.Context, in *magicMailInput) (*struct{}, error) {
 	email, err := validEmail(in.Body.Email)
 	if err != nil {
@@ -126,31 +131,11 @@ func (s *Server) sendMagicLink(ctx context.Context, in *magicMailInput) (*struct
 	if err := s.limiter.allow("magic-mail-ip", remoteIP(ctx)); err != nil {
 		return nil, err
 	}
-	if err := s.limiter.allow("magic-mail-address", strings.ToLower(email)); err != nil {
+	if err := s.limiter.allow("magic-mail-address", email); err != nil {
 		return nil, err
 	}
 	web := s.sessions.Token(ctx) != "" || (s.origin != "" && originOf(ctx) == s.origin)
-	code := digits(6)
-	user, err := s.opts.Store.FindUserByEmail(ctx, email)
-	if store.ErrorCode(err) == store.ENOTFOUND && s.opts.Signup {
-		user = &store.User{Email: email}
-		err = s.opts.Store.CreateUser(ctx, user)
-	}
-	if store.ErrorCode(err) == store.ENOTFOUND {
-		return nil, nil // the same answer: nothing tells the address is unknown
-	} else if err != nil {
-		return nil, err
-	}
-	if web {
-		link, _ := s.magicLink(user.ID, "/", "")
-		s.send(linkMail(user.Email, "Sign in to Recur", "sign in to Recur", link.URL, "15 minutes"))
-		return nil, nil
-	}
-	if err := s.opts.Store.CreateMailCode(ctx, user.ID, store.CodeSignIn, s.keys.mac(store.CodeSignIn, user.ID, code), MailCodeLifetime); err != nil {
-		return nil, err
-	}
-	s.send(codeMail(user.Email, "Your Recur sign-in code", "sign in to Recur", code))
-	return nil, nil
+	return nil, s.askSignIn(ctx, signInRequest{email: email, web: web})
 }
 
 // errCodeRejected is the single answer to every failed code exchange.
@@ -162,14 +147,17 @@ func (s *Server) exchangeMagicCode(ctx context.Context, in *magicTokenInput) (*s
 	if err := s.limiter.allow("magic-token-ip", remoteIP(ctx)); err != nil {
 		return nil, err
 	}
-	email := strings.ToLower(strings.TrimSpace(in.Body.Email))
+	email := store.NormaliseEmail(in.Body.Email)
 	if err := s.limiter.allow("magic-token-address", email); err != nil {
 		return nil, err
 	}
 	code := strings.TrimSpace(in.Body.Code)
 	user, err := s.opts.Store.FindUserByEmail(ctx, email)
-	if store.ErrorCode(err) == store.ENOTFOUND || code == "" {
-		return nil, errCodeRejected()
+	if store.ErrorCode(err) == store.ENOTFOUND {
+		// The same work as for a known address: a code is looked for (under
+		// no user, so none is found, and the answer is the one 422) in the
+		// same write transaction.
+		user = &store.User{}
 	} else if err != nil {
 		return nil, err
 	}
@@ -218,7 +206,7 @@ func checkPath(path string) error {
 	switch {
 	case path == "":
 		return invalid("path", "The path field is required.")
-	case len(path) > 255:
+	case utf8.RuneCountInString(path) > 255:
 		return invalid("path", "The path may not be longer than 255 characters.")
 	case !strings.HasPrefix(path, "/") || strings.HasPrefix(path, "//") || strings.HasPrefix(path, "/\\"):
 		return invalid("path", "The path must start with a single slash, like /timeline.")
@@ -254,6 +242,10 @@ func (s *Server) magicLink(userID, path, returnTo string) (MagicLink, time.Time)
 }
 
 func (s *Server) makeMagicLink(ctx context.Context, in *magicMeInput) (*struct{ Body Data[MagicLink] }, error) {
+	// The link opens a session, and a session carries every scope.
+	if err := mayMake(current(ctx), []string{scopeAll}); err != nil {
+		return nil, err
+	}
 	path := in.Body.Path
 	if path == "" {
 		path = "/"

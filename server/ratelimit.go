@@ -1,6 +1,7 @@
 package server
 
 import (
+	"maps"
 	"math"
 	"net/http"
 	"strconv"
@@ -19,6 +20,7 @@ type limit struct {
 // The rate limits, per route and key. The README lists them.
 var limits = map[string]limit{
 	"login":               {Burst: 5, Every: time.Minute},      // per address and IP
+	"login-ip":            {Burst: 20, Every: 6 * time.Second}, // per IP, across addresses
 	"two-factor":          {Burst: 5, Every: time.Minute},      // per session
 	"magic-mail-address":  {Burst: 3, Every: 5 * time.Minute},  // per address
 	"magic-mail-ip":       {Burst: 10, Every: time.Minute},     // per IP
@@ -31,6 +33,7 @@ var limits = map[string]limit{
 
 // limiter keeps a token bucket per route and key, forgetting idle ones.
 type limiter struct {
+	rates   map[string]limit // limits, copied so that a test may change its own
 	mu      sync.Mutex
 	buckets map[string]*bucket
 	now     func() time.Time
@@ -43,13 +46,13 @@ type bucket struct {
 }
 
 func newLimiter() *limiter {
-	return &limiter{buckets: map[string]*bucket{}, now: time.Now}
+	return &limiter{rates: maps.Clone(limits), buckets: map[string]*bucket{}, now: time.Now}
 }
 
 // allow takes one request from the route's bucket for key. When the bucket
 // is empty it returns a 429 error carrying Retry-After.
 func (l *limiter) allow(route, key string) error {
-	lim := limits[route]
+	lim := l.rates[route]
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()

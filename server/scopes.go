@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 )
@@ -81,4 +82,27 @@ func scopeTable() string {
 	}
 	b.WriteString("| `*` | every scope |\n")
 	return b.String()
+}
+
+// mayMake is the one rule every route that makes or widens a credential
+// (a token, an app, a session, a signed link) calls before it does: the
+// caller must hold every scope the new credential will carry. A session
+// holds every scope; a token holds what it was given, and "*" only when it
+// was given "*", because "*" also grants scopes added in later versions.
+// It answers 403 naming the first scope the caller lacks.
+func mayMake(p *principal, scopes []string) error {
+	if p.Token == nil {
+		return nil
+	}
+	for _, sc := range scopes {
+		held := p.Token.Can(sc)
+		if sc == scopeAll {
+			held = slices.Contains(p.Token.Scopes, scopeAll)
+		}
+		if !held {
+			return &apiError{status: http.StatusForbidden,
+				Message: "This token lacks the " + sc + " scope, so it cannot make a credential that carries it."}
+		}
+	}
+	return nil
 }

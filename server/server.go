@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -81,6 +82,13 @@ type Server struct {
 	keys     keys
 	limiter  *limiter
 	origin   string // scheme://host of BaseURL
+
+	// Password checks (passwords.go) and the sign-in mail workers (signinmail.go).
+	passwords *passwords
+	signIns   chan signInRequest
+	stopping  chan struct{}
+	stopOnce  sync.Once
+	workers   sync.WaitGroup
 }
 
 // New builds the API and its routes.
@@ -98,7 +106,9 @@ func New(opts Options) *Server {
 	if opts.SessionLifetime <= 0 {
 		opts.SessionLifetime = 30 * 24 * time.Hour
 	}
-	s := &Server{opts: opts, keys: keys{opts.Secret}, limiter: newLimiter()}
+	s := &Server{opts: opts, keys: keys{opts.Secret}, limiter: newLimiter(),
+		passwords: newPasswords(runtime.NumCPU(), DefaultPasswordWait),
+		signIns:   make(chan signInRequest, signInQueueLen), stopping: make(chan struct{})}
 	if u, err := url.Parse(opts.BaseURL); err == nil {
 		s.origin = u.Scheme + "://" + u.Host
 	}

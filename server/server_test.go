@@ -46,7 +46,10 @@ func newHarness(t *testing.T, opts ...func(*server.Options)) *harness {
 	}
 	h.srv = httptest.NewServer(nil)
 	o.BaseURL = h.srv.URL
-	h.srv.Config.Handler = server.New(o).Handler()
+	api := server.New(o)
+	h.srv.Config.Handler = api.Handler()
+	api.Start()
+	t.Cleanup(api.Stop)
 	t.Cleanup(h.srv.Close)
 	h.alice = storetest.MustCreateUser(t, s, "alice@example.com")
 	h.bob = storetest.MustCreateUser(t, s, "bob@example.com")

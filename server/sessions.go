@@ -62,7 +62,9 @@ var errOnlySession = &apiError{status: http.StatusBadRequest, Message: "Only a s
 
 func (s *Server) registerSessions() {
 	o := op(http.MethodPost, "/login", "login", "Sign-in", "Sign in with address and password", "", http.StatusUnprocessableEntity, http.StatusTooManyRequests)
-	o.Description = "Open. Starts a browser session (cookie recur_session). With two-factor on, answers two_factor true and the session waits for POST /two-factor-challenge."
+	o.Description = "Open. Starts a browser session (cookie recur_session). With two-factor on, answers two_factor true and the session waits for POST /two-factor-challenge. " +
+		"Limited to 5 tries a minute per address and IP, and 20 at once then one every 6 seconds per IP across addresses; " +
+		"429 with Retry-After also when the server is checking as many passwords as it has cores for longer than 2 seconds."
 	huma.Register(s.api, o, s.login)
 
 	o = op(http.MethodPost, "/two-factor-challenge", "two-factor-challenge", "Sign-in", "Give the second factor of a sign-in", "", http.StatusUnprocessableEntity, http.StatusTooManyRequests)
@@ -75,7 +77,8 @@ func (s *Server) registerSessions() {
 
 	o = op(http.MethodPost, "/user/confirm-password", "confirm-password", "Sign-in", "Confirm the session with the password", "*",
 		http.StatusBadRequest, http.StatusUnauthorized, http.StatusUnprocessableEntity, http.StatusTooManyRequests)
-	o.Description = "Sensitive actions need a session confirmed within the last 15 minutes. Only a session can be confirmed: a token gets 400."
+	o.Description = "Sensitive actions need a session confirmed within the last 15 minutes. Only a session can be confirmed: a token gets 400. " +
+		"429 with Retry-After after 5 tries a minute, or when the server is busy checking other passwords."
 	huma.Register(s.api, o, s.confirmPassword)
 
 	o = op(http.MethodPost, "/user/confirmation-codes", "send-confirmation-code", "Sign-in", "Mail a code to confirm the session", "*",
@@ -97,25 +100,28 @@ func (s *Server) registerSessions() {
 var errBadCredentials = invalid("email", "These credentials do not match our records.")
 
 func (s *Server) login(ctx context.Context, in *loginInput) (*struct{ Body TwoFactorState }, error) {
-	if err := s.limiter.allow("login", strings.ToLower(in.Body.Email)+"|"+remoteIP(ctx)); err != nil {
+	email := store.NormaliseEmail(in.Body.Email)
+	if err := s.limiter.allow("login-ip", remoteIP(ctx)); err != nil {
 		return nil, err
 	}
-	user, err := s.opts.Store.FindUserByEmail(ctx, in.Body.Email)
+	if err := s.limiter.allow("login", email+"|"+remoteIP(ctx)); err != nil {
+		return nil, err
+	}
+	user, err := s.opts.Store.FindUserByEmail(ctx, email)
 	if store.ErrorCode(err) == store.ENOTFOUND {
-		// Spend the same time as a real check, so timing tells nothing.
-		(&store.User{PasswordHash: dummyHash}).PasswordMatches(in.Body.Password)
-		return nil, errBadCredentials
+		user = nil // checked against a stand-in hash, so timing tells nothing
 	} else if err != nil {
 		return nil, err
 	}
-	if !user.PasswordMatches(in.Body.Password) {
+	ok, err := s.passwords.check(ctx, s.opts.Store, user, in.Body.Password)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
 		return nil, errBadCredentials
 	}
 	return s.afterFirstFactor(ctx, user, in.Body.Remember)
 }
-
-// dummyHash is checked against when the address is unknown.
-var dummyHash, _ = store.HashPassword("not a password anyone has")
 
 // afterFirstFactor signs the user in, or, with two-factor on, leaves the
 // session waiting for the second factor.
@@ -199,7 +205,11 @@ func (s *Server) confirmPassword(ctx context.Context, in *passwordInput) (*struc
 	if p.User.PasswordHash == "" {
 		return nil, invalid("password", "This account has no password; confirm with a mailed code instead (POST /user/confirmation-codes).")
 	}
-	if !p.User.PasswordMatches(in.Body.Password) {
+	ok, err := s.passwords.check(ctx, s.opts.Store, p.User, in.Body.Password)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
 		return nil, invalid("password", "The password is incorrect.")
 	}
 	s.sessions.Put(ctx, sessionConfirmedAt, s.opts.Store.Now().Unix())

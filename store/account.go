@@ -22,12 +22,13 @@ const MailCodeAttempts = 5
 var ErrCodeRejected = Invalid("code", "The code is invalid or has expired.")
 
 // CreateMailCode stores the hash of a new code for the user, valid for ttl,
-// and retires the user's earlier codes of the same purpose.
+// in place of the user's earlier codes of the same purpose. A user has at
+// most one code of a purpose, so checking one costs the same for every
+// address, however many codes were asked for.
 func (s *Store) CreateMailCode(ctx context.Context, userID, purpose, codeHash string, ttl time.Duration) error {
 	return s.update(ctx, func(tx *sql.Tx) error {
 		now := s.Now()
-		if _, err := tx.ExecContext(ctx, `UPDATE mail_codes SET used_at = ? WHERE user_id = ? AND purpose = ? AND used_at IS NULL`,
-			FormatTime(now), userID, purpose); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM mail_codes WHERE user_id = ? AND purpose = ?`, userID, purpose); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO mail_codes (id, user_id, purpose, code_hash, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
@@ -38,7 +39,9 @@ func (s *Store) CreateMailCode(ctx context.Context, userID, purpose, codeHash st
 
 // CheckMailCode checks a code against the user's live code of the purpose.
 // A match is used up when consume is set; a miss counts against the code's
-// attempts. Any failure is ErrCodeRejected.
+// attempts. Any failure is ErrCodeRejected. Every call does the same work
+// (one write transaction, one look-up, one update), whether or not the user
+// or a live code exists, so that timing tells nothing about either.
 func (s *Store) CheckMailCode(ctx context.Context, userID, purpose, codeHash string, consume bool) error {
 	var ok bool
 	err := s.update(ctx, func(tx *sql.Tx) error {
@@ -47,24 +50,20 @@ func (s *Store) CheckMailCode(ctx context.Context, userID, purpose, codeHash str
 		err := tx.QueryRowContext(ctx, `SELECT id, code_hash, attempts FROM mail_codes
 			WHERE user_id = ? AND purpose = ? AND used_at IS NULL AND expires_at > ? ORDER BY created_at DESC LIMIT 1`,
 			userID, purpose, FormatTime(s.Now())).Scan(&id, &hash, &attempts)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil
-		} else if err != nil {
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		if attempts >= MailCodeAttempts {
-			return nil
+		// With no live code, id is "" and the update below changes nothing.
+		ok = id != "" && attempts < MailCodeAttempts && subtle.ConstantTimeCompare([]byte(hash), []byte(codeHash)) == 1
+		switch {
+		case ok && consume:
+			_, err = tx.ExecContext(ctx, `UPDATE mail_codes SET used_at = ? WHERE id = ?`, FormatTime(s.Now()), id)
+		case ok:
+			_, err = tx.ExecContext(ctx, `UPDATE mail_codes SET attempts = attempts WHERE id = ?`, id)
+		default:
+			_, err = tx.ExecContext(ctx, `UPDATE mail_codes SET attempts = attempts + 1 WHERE id = ? AND attempts < ?`, id, MailCodeAttempts)
 		}
-		if subtle.ConstantTimeCompare([]byte(hash), []byte(codeHash)) != 1 {
-			_, err := tx.ExecContext(ctx, `UPDATE mail_codes SET attempts = attempts + 1 WHERE id = ?`, id)
-			return err
-		}
-		ok = true
-		if consume {
-			_, err := tx.ExecContext(ctx, `UPDATE mail_codes SET used_at = ? WHERE id = ?`, FormatTime(s.Now()), id)
-			return err
-		}
-		return nil
+		return err
 	})
 	if err != nil {
 		return err

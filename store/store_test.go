@@ -95,7 +95,7 @@ func TestUser(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.ID != u.ID || got.Email != "Ana@Example.com" {
+		if got.ID != u.ID || got.Email != "ana@example.com" {
 			t.Fatalf("found %+v, want id %s", got, u.ID)
 		}
 	})

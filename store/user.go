@@ -2,17 +2,13 @@ package store
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/subtle"
 	"database/sql"
-	"encoding/base64"
 	"errors"
-	"fmt"
 	"net/mail"
 	"strings"
 	"time"
 
-	"golang.org/x/crypto/argon2"
+	"golang.org/x/text/unicode/norm"
 )
 
 // User is a person with an account.
@@ -33,9 +29,18 @@ type User struct {
 // TwoFactor reports whether the user has two-factor authentication on.
 func (u *User) TwoFactor() bool { return u.TwoFactorConfirmedAt != nil }
 
-// Validate checks the fields a person gives. It returns EINVALID naming the field.
+// NormaliseEmail is the one form of an address that Recur stores, looks up
+// and keys its limits on: without surrounding space, lower-cased, and in
+// Unicode NFC, so that "José@Example.com " typed with a combining accent is
+// the same address as "josé@example.com".
+func NormaliseEmail(email string) string {
+	return norm.NFC.String(strings.ToLower(strings.TrimSpace(email)))
+}
+
+// Validate checks the fields a person gives and normalises the address
+// (NormaliseEmail). It returns EINVALID naming the field.
 func (u *User) Validate() error {
-	u.Email = strings.TrimSpace(u.Email)
+	u.Email = NormaliseEmail(u.Email)
 	u.Name = strings.TrimSpace(u.Name)
 	if u.Email == "" {
 		return Invalid("email", "The email field is required.")
@@ -108,53 +113,32 @@ func (s *Store) FindUserByID(ctx context.Context, id string) (*User, error) {
 	return scanUser(s.read.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE id = ?`, id))
 }
 
-// FindUserByEmail returns the user with the address, compared without case, or ENOTFOUND.
+// FindUserByEmail returns the user with the address, compared in its
+// normal form (NormaliseEmail), or ENOTFOUND.
 func (s *Store) FindUserByEmail(ctx context.Context, email string) (*User, error) {
-	return scanUser(s.read.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE email = ?`, strings.TrimSpace(email)))
-}
-
-// argon2id parameters, after the RFC 9106 second recommended option, with
-// memory lowered to suit a small home server.
-const (
-	argonTime    = 3
-	argonMemory  = 64 * 1024
-	argonThreads = 2
-	argonKeyLen  = 32
-)
-
-// HashPassword returns an encoded argon2id hash of password.
-func HashPassword(password string) (string, error) {
-	if len(password) < 8 {
-		return "", Invalid("password", "The password must be at least 8 characters.")
-	}
-	salt := make([]byte, 16)
-	if _, err := rand.Read(salt); err != nil {
-		return "", err
-	}
-	key := argon2.IDKey([]byte(password), salt, argonTime, argonMemory, argonThreads, argonKeyLen)
-	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, argonMemory, argonTime, argonThreads,
-		base64.RawStdEncoding.EncodeToString(salt), base64.RawStdEncoding.EncodeToString(key)), nil
+	return scanUser(s.read.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE email = ?`, NormaliseEmail(email)))
 }
 
 // PasswordMatches reports whether password matches the user's stored hash.
 // An account without a password matches nothing.
 func (u *User) PasswordMatches(password string) bool {
-	parts := strings.Split(u.PasswordHash, "$")
-	if len(parts) != 6 || parts[1] != "argon2id" {
-		return false
-	}
-	var m, t uint32
-	var p uint8
-	if _, err := fmt.Sscanf(parts[3], "m=%d,t=%d,p=%d", &m, &t, &p); err != nil {
-		return false
-	}
-	salt, err1 := base64.RawStdEncoding.DecodeString(parts[4])
-	want, err2 := base64.RawStdEncoding.DecodeString(parts[5])
-	if err1 != nil || err2 != nil {
-		return false
-	}
-	got := argon2.IDKey([]byte(password), salt, t, m, p, uint32(len(want)))
-	return subtle.ConstantTimeCompare(got, want) == 1
+	ok, _ := VerifyPassword(u.PasswordHash, password)
+	return ok
+}
+
+// SetPasswordHash replaces the user's password hash, such as with one made
+// with the current parameters. It returns ENOTFOUND for an unknown user.
+func (s *Store) SetPasswordHash(ctx context.Context, userID, hash string) error {
+	return s.update(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE users SET password_hash = ? WHERE id = ?`, hash, userID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return NotFound("User")
+		}
+		return nil
+	})
 }
 
 // NightlyState is when a user's nightly run last happened, and their zone.
