@@ -38,12 +38,15 @@ func TestNoEscalation(t *testing.T) {
 	}
 	everyNamed := storetest.MustCreateToken(t, h.store, h.alice.ID, named...)
 	appID, _ := registerApp(t, h, h.tokenA, map[string]any{"name": "Reader", "scopes": []string{"captures:read"}})
+	_, everyScopeApp := registerApp(t, h, h.tokenA, map[string]any{"name": "Everything", "scopes": []string{"*"}})
 
 	h.run([]scenario{
 		{name: "MagicLinkNarrowToken", method: "POST", path: "/api/magic-links/me", token: narrow, body: map[string]string{},
 			status: 403, contains: []string{"lacks the * scope"}},
 		{name: "MagicLinkEveryNamedScope", method: "POST", path: "/api/magic-links/me", token: everyNamed, body: map[string]string{},
 			status: 403, contains: []string{"lacks the * scope"}},
+		{name: "MagicLinkAppWithEveryScope", method: "POST", path: "/api/magic-links/me", token: everyScopeApp, body: map[string]string{},
+			status: 403, contains: []string{"app's token cannot open a browser session"}, notContains: []string{"magic-links/login"}},
 		{name: "MagicLinkAllScopes", method: "POST", path: "/api/magic-links/me", token: h.tokenA, body: map[string]string{},
 			status: 200, contains: []string{"/api/magic-links/login?"}},
 		{name: "AppMoreThanCarried", method: "POST", path: "/api/apps", token: manager,

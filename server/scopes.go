@@ -84,6 +84,17 @@ func scopeTable() string {
 	return b.String()
 }
 
+// mayOpenSession is mayMake for a credential that opens a browser session
+// (a signed sign-in link): a session carries every scope, so the caller must
+// hold "*", and an app's token never may, whatever it was given.
+func mayOpenSession(p *principal) error {
+	if p.Token != nil && p.Token.App {
+		return &apiError{status: http.StatusForbidden,
+			Message: "An app's token cannot open a browser session; sign in in the browser instead."}
+	}
+	return mayMake(p, []string{scopeAll})
+}
+
 // mayMake is the one rule every route that makes or widens a credential
 // (a token, an app, a session, a signed link) calls before it does: the
 // caller must hold every scope the new credential will carry. A session

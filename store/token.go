@@ -16,10 +16,13 @@ import (
 // Token is a personal access token. Its plaintext, "<id>|<secret>", is shown
 // once when it is made; only a SHA-256 of the secret is kept.
 type Token struct {
-	ID         string
-	UserID     string
-	Name       string
-	Scopes     []string // "*" grants every scope
+	ID     string
+	UserID string
+	Name   string
+	Scopes []string // "*" grants every scope
+	// App is set by Authenticate when the token belongs to a registered app:
+	// an app holds what it was given and never opens a browser session.
+	App        bool
 	ExpiresAt  *time.Time
 	LastUsedAt *time.Time
 	RevokedAt  *time.Time
@@ -101,9 +104,10 @@ func (s *Store) Authenticate(ctx context.Context, plaintext string) (*Token, *Us
 		hash, scopes, createdAt    string
 		expires, lastUsed, revoked sql.NullString
 	)
-	err := s.read.QueryRowContext(ctx, `SELECT id, user_id, name, secret_hash, scopes, expires_at, last_used_at, revoked_at, created_at
+	err := s.read.QueryRowContext(ctx, `SELECT id, user_id, name, secret_hash, scopes, expires_at, last_used_at, revoked_at, created_at,
+			EXISTS (SELECT 1 FROM apps WHERE apps.token_id = personal_access_tokens.id)
 		FROM personal_access_tokens WHERE id = ?`, id).
-		Scan(&t.ID, &t.UserID, &t.Name, &hash, &scopes, &expires, &lastUsed, &revoked, &createdAt)
+		Scan(&t.ID, &t.UserID, &t.Name, &hash, &scopes, &expires, &lastUsed, &revoked, &createdAt, &t.App)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil, unauthorized
 	} else if err != nil {
