@@ -33,6 +33,7 @@ type OllamaHealth struct {
 	Model        string `json:"model"`
 	ModelPresent bool   `json:"model_present" doc:"Whether the configured model is pulled."`
 	Error        string `json:"error,omitempty" doc:"Why Ollama is not usable, and what to do."`
+	Failing      bool   `json:"calls_failing" doc:"True while calls to Ollama fail (errors or time-outs): analysis waits and retries with backoff."`
 }
 
 // DatabaseHealth says whether the database answers.
@@ -78,7 +79,7 @@ func (s *Server) healthCheck(ctx context.Context, _ *struct{}) (*healthOutput, e
 		}
 		o := r.OllamaHealth(ctx)
 		h.Ollama = &o
-		if (!o.Reachable || !o.ModelPresent) && h.Status == "ok" {
+		if (!o.Reachable || !o.ModelPresent || o.Failing) && h.Status == "ok" {
 			h.Status = "degraded"
 		}
 	}
