@@ -60,12 +60,6 @@ func (h *logCounter) since(n int) []slog.Record {
 	return out
 }
 
-func (h *logCounter) len() int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return len(h.records)
-}
-
 // maxSteps bounds how many backoff steps fit in d: each step waits at least
 // three quarters of base doubled per step, capped at most.
 func maxSteps(d, base, most time.Duration) int {
@@ -90,7 +84,6 @@ func TestOutage(t *testing.T) {
 		workers  = 4
 		base     = 10 * time.Millisecond
 		most     = 80 * time.Millisecond
-		timeout  = 300 * time.Millisecond
 		failFor  = 1500 * time.Millisecond
 	)
 	texts := []string{
@@ -99,16 +92,21 @@ func TestOutage(t *testing.T) {
 		"After work I went for a run in the park. I felt calm and proud of myself.",
 	}
 	cutShort := `{"model":"qwen2.5:7b","created_at":"2026-11-23T08:00:00Z","message":{"role":"assistant","content":"{\"situ"},"done":false}` + "\n"
+	fault := func(r fakeollama.Reply) func(*fakeollama.Server) {
+		return func(s *fakeollama.Server) { s.SetFault(r) }
+	}
+	clear := (*fakeollama.Server).ClearFault
 	for _, f := range []struct {
 		name        string
 		break_, fix func(*fakeollama.Server)
+		timeout     time.Duration // of one call
 	}{
-		{"ServerError", func(s *fakeollama.Server) { s.SetFault(fakeollama.Reply{Status: 500, Error: "model runner crashed"}) }, (*fakeollama.Server).ClearFault},
-		{"LoadingModel", func(s *fakeollama.Server) { s.SetFault(fakeollama.LoadingModel()) }, (*fakeollama.Server).ClearFault},
-		{"Busy", func(s *fakeollama.Server) { s.SetFault(fakeollama.ServerBusy()) }, (*fakeollama.Server).ClearFault},
-		{"Hang", func(s *fakeollama.Server) { s.SetFault(fakeollama.Reply{Delay: time.Minute}) }, (*fakeollama.Server).ClearFault},
-		{"CutShort", func(s *fakeollama.Server) { s.SetFault(fakeollama.Reply{Raw: cutShort}) }, (*fakeollama.Server).ClearFault},
-		{"Refused", (*fakeollama.Server).Down, (*fakeollama.Server).Up},
+		{"ServerError", fault(fakeollama.Reply{Status: 500, Error: "model runner crashed"}), clear, 2 * time.Second},
+		{"LoadingModel", fault(fakeollama.LoadingModel()), clear, 2 * time.Second},
+		{"Busy", fault(fakeollama.ServerBusy()), clear, 2 * time.Second},
+		{"Hang", fault(fakeollama.Reply{Delay: time.Minute}), clear, 500 * time.Millisecond},
+		{"CutShort", fault(fakeollama.Reply{Raw: cutShort}), clear, 2 * time.Second},
+		{"Refused", (*fakeollama.Server).Down, (*fakeollama.Server).Up, 2 * time.Second},
 	} {
 		t.Run(f.name, func(t *testing.T) {
 			logs := &logCounter{}
@@ -116,7 +114,7 @@ func TestOutage(t *testing.T) {
 			e := newEnv(t)
 			e.pipe = e.newPipeline(func(o *pipeline.Options) {
 				ollama, err := pipeline.NewOllama(pipeline.OllamaOptions{URL: e.fake.URL(), Model: "qwen2.5:7b",
-					EmbedModel: "nomic-embed-text", Timeout: timeout})
+					EmbedModel: "nomic-embed-text", Timeout: f.timeout})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -177,7 +175,6 @@ func TestOutage(t *testing.T) {
 				}
 			})
 
-			mark := logs.len()
 			for i, id := range ids {
 				deadline := time.Now().Add(30 * time.Second)
 				for {
@@ -199,11 +196,6 @@ func TestOutage(t *testing.T) {
 			}
 			if e.pipe.Waiting() {
 				t.Error("the pipeline still says calls fail after all were processed")
-			}
-			for _, r := range logs.since(mark) {
-				if r.Level >= slog.LevelWarn {
-					t.Errorf("after recovery: %v %q", r.Level, r.Message)
-				}
 			}
 			ended := false
 			for _, r := range logs.since(0) {
