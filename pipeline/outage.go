@@ -139,7 +139,9 @@ func (g *gate) report(err error) {
 		if !g.failing {
 			return
 		}
-		g.failing, g.probing = false, false
+		// A probe still out keeps its place until its run ends (done),
+		// so that there is never more than one.
+		g.failing = false
 		close(g.open)
 		g.log.Info("calls to Ollama work again; analysis resumes", "outage", time.Since(g.since).Round(time.Millisecond).String(),
 			"failed_probes", g.step)
