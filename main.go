@@ -267,8 +267,13 @@ func (h *health) QueueHealth(ctx context.Context) (server.QueueHealth, error) {
 
 func (h *health) OllamaHealth(ctx context.Context) server.OllamaHealth {
 	st := h.ollama.Check(ctx)
+	out := h.pipeline.Outage()
+	if out.Failing && st.Problem == "" {
+		st.Problem = fmt.Sprintf("Calls to Ollama fail since %s (%s). Analysis waits and retries with backoff; nothing is lost.",
+			out.Since.UTC().Format(time.RFC3339), out.LastError)
+	}
 	return server.OllamaHealth{URL: st.URL, Reachable: st.Reachable, Version: st.Version,
-		Model: st.Model, ModelPresent: st.ModelPresent, Error: st.Problem}
+		Model: st.Model, ModelPresent: st.ModelPresent, Error: st.Problem, Failing: out.Failing}
 }
 
 // loadSecret reads the instance's secret from the data folder, making it on

@@ -280,6 +280,40 @@ func TestServe(t *testing.T) {
 	if queue["queued"] != 0.0 || queue["workers"] != 2.0 {
 		t.Errorf("health queue = %v", queue)
 	}
+	// Ollama answers but its calls fail: the capture waits, the health
+	// check says so, and the capture is analysed once calls work again.
+	fake.SetFault(fakeollama.LoadingModel())
+	_, created = get("POST", "/captures", `{"text":"The train was late again. I was frustrated."}`)
+	waiting := created["data"].(map[string]any)["id"].(string)
+	ollamaHealth := func() (string, map[string]any) {
+		_, body := get("GET", "/health-check", "")
+		data := body["data"].(map[string]any)
+		return data["status"].(string), data["ollama"].(map[string]any)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		status, o := ollamaHealth()
+		if status == "degraded" && o["calls_failing"] == true && o["reachable"] == true {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("health while calls fail = %s %v, want degraded with calls_failing", status, o)
+		}
+	}
+	if _, got := get("GET", "/captures/"+waiting, ""); got["data"].(map[string]any)["status"] != "queued" {
+		t.Errorf("capture while calls fail = %v, want queued", got["data"])
+	}
+	fake.ClearFault()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		_, got := get("GET", "/captures/"+waiting, "")
+		status, o := ollamaHealth()
+		if got["data"].(map[string]any)["status"] == "processed" && status == "ok" && o["calls_failing"] == false {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after calls work again: capture %v, health %s %v; want processed and ok", got["data"].(map[string]any)["status"], status, o)
+		}
+	}
+
 	fake.Down()
 	if _, body := get("GET", "/health-check", ""); body["data"].(map[string]any)["status"] != "degraded" {
 		t.Errorf("health with Ollama down = %v, want degraded", body)

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -33,15 +32,14 @@ type Options struct {
 	Workers int
 	// Detector runs after each committed run; nil means NoDetection.
 	Detector Detector
-	// Poll is how often idle workers look for work they were not told of
-	// (a backoff that ended); 0 means one second.
+	// Poll is how often idle workers look for work they were not told of;
+	// 0 means one second.
 	Poll time.Duration
-	// Backoff is the first wait after Ollama could not be reached or failed;
-	// it doubles up to MaxBackoff. 0 means 2s and 1m.
+	// Backoff is the wait before the first probe once calls to Ollama
+	// fail; each failed probe doubles it, up to MaxBackoff, less up to a
+	// quarter at random. 0 means 1s and 5m. Captures wait in the queue
+	// meanwhile, however long it takes: a fault of Ollama never fails one.
 	Backoff, MaxBackoff time.Duration
-	// MaxAttempts is how many transient failures (timeouts, server errors)
-	// a capture survives before it fails; 0 means 5.
-	MaxAttempts int
 }
 
 // Pipeline is the analysis queue and its workers. The queue is the captures
@@ -52,7 +50,8 @@ type Pipeline struct {
 	describe chan string // users whose pattern descriptions need writing
 	cancel   context.CancelFunc
 	wg       sync.WaitGroup
-	down     atomic.Int32 // consecutive runs that found Ollama unavailable
+	gate     *gate
+	model    Model // opts.Model, reporting to the gate
 	running  atomic.Int32
 }
 
@@ -71,15 +70,15 @@ func New(opts Options) *Pipeline {
 		opts.Poll = time.Second
 	}
 	if opts.Backoff <= 0 {
-		opts.Backoff = 2 * time.Second
+		opts.Backoff = time.Second
 	}
 	if opts.MaxBackoff <= 0 {
-		opts.MaxBackoff = time.Minute
+		opts.MaxBackoff = 5 * time.Minute
 	}
-	if opts.MaxAttempts <= 0 {
-		opts.MaxAttempts = 5
-	}
-	return &Pipeline{opts: opts, wake: make(chan struct{}, opts.Workers), describe: make(chan string, 256)}
+	opts.MaxBackoff = max(opts.MaxBackoff, opts.Backoff)
+	g := newGate(opts.Backoff, opts.MaxBackoff, opts.Logger)
+	return &Pipeline{opts: opts, wake: make(chan struct{}, opts.Workers), describe: make(chan string, 256),
+		gate: g, model: gatedModel{Model: opts.Model, gate: g}}
 }
 
 // Start puts back in the queue any capture a previous process left in
@@ -139,29 +138,48 @@ func (p *Pipeline) Refresh(ctx context.Context, userID string) error {
 	if err := p.opts.Detector.Detect(ctx, userID); err != nil {
 		return err
 	}
-	log := p.opts.Logger.With("user_id", userID)
-	if err := p.writeDescriptions(ctx, log, userID); err != nil {
+	p.describeFor(ctx, p.opts.Logger.With("user_id", userID), userID)
+	return nil
+}
+
+// describeFor writes the user's missing descriptions unless calls to the
+// model fail now; a description not written now is tried again later.
+func (p *Pipeline) describeFor(ctx context.Context, log *slog.Logger, userID string) {
+	if p.gate.state().Failing {
+		return
+	}
+	// A fault of Ollama is logged once, by the gate.
+	if err := p.writeDescriptions(ctx, log, userID); err != nil && !fault(err) {
 		log.Warn("pattern descriptions not written", "error", err)
 	}
-	return nil
 }
 
 // Workers is the number of workers.
 func (p *Pipeline) Workers() int { return p.opts.Workers }
 
-// Waiting reports whether analysis is paused because Ollama cannot be reached.
-func (p *Pipeline) Waiting() bool { return p.down.Load() > 0 }
+// Waiting reports whether analysis is paused because calls to Ollama fail.
+func (p *Pipeline) Waiting() bool { return p.gate.state().Failing }
+
+// Outage reports whether calls to Ollama fail now, since when and why.
+func (p *Pipeline) Outage() Outage { return p.gate.state() }
 
 // ProcessNext claims one ready capture and analyses it, in the caller's
-// goroutine. It reports false when no capture was ready.
+// goroutine. It reports false when no capture was ready, or when calls to
+// Ollama fail and the next probe is not due yet.
 func (p *Pipeline) ProcessNext(ctx context.Context) (bool, error) {
-	c, err := p.opts.Store.ClaimCapture(ctx)
-	if store.ErrorCode(err) == store.ENOTFOUND {
+	ok, probe, _, _ := p.gate.admit()
+	if !ok {
 		return false, nil
-	} else if err != nil {
+	}
+	c, err := p.opts.Store.ClaimCapture(ctx)
+	if err != nil {
+		p.gate.done(probe, false)
+		if store.ErrorCode(err) == store.ENOTFOUND {
+			return false, nil
+		}
 		return false, err
 	}
-	p.process(ctx, p.opts.Logger.With("capture_id", c.ID, "user_id", c.UserID), c)
+	p.gate.done(probe, p.process(ctx, p.opts.Logger.With("capture_id", c.ID, "user_id", c.UserID), c))
 	return true, nil
 }
 
@@ -171,11 +189,19 @@ func (p *Pipeline) work(ctx context.Context, n int) {
 	timer := time.NewTimer(0)
 	defer timer.Stop()
 	for {
+		// While calls fail, workers wait here without touching the
+		// database; one at a time is let through as the probe.
+		probe, err := p.gate.pass(ctx)
+		if err != nil {
+			return
+		}
 		c, err := p.opts.Store.ClaimCapture(ctx)
-		switch {
-		case err == nil:
-			p.process(ctx, log.With("capture_id", c.ID, "user_id", c.UserID), c)
+		if err == nil {
+			p.gate.done(probe, p.process(ctx, log.With("capture_id", c.ID, "user_id", c.UserID), c))
 			continue
+		}
+		p.gate.done(probe, false)
+		switch {
 		case ctx.Err() != nil:
 			return
 		case store.ErrorCode(err) != store.ENOTFOUND:
@@ -188,9 +214,7 @@ func (p *Pipeline) work(ctx context.Context, n int) {
 		case <-p.wake:
 		case <-timer.C:
 		case userID := <-p.describe:
-			if err := p.writeDescriptions(ctx, log.With("user_id", userID), userID); err != nil {
-				log.Warn("pattern descriptions not written", "user_id", userID, "error", err)
-			}
+			p.describeFor(ctx, log.With("user_id", userID), userID)
 		}
 		if !timer.Stop() {
 			select {
@@ -201,12 +225,14 @@ func (p *Pipeline) work(ctx context.Context, n int) {
 	}
 }
 
-// process analyses one claimed capture and settles its status.
-func (p *Pipeline) process(ctx context.Context, log *slog.Logger, c *store.Capture) {
+// process analyses one claimed capture and settles its status. It reports
+// whether the run ended because a call to the model failed (the capture
+// went back to the queue).
+func (p *Pipeline) process(ctx context.Context, log *slog.Logger, c *store.Capture) (faulted bool) {
 	p.running.Add(1)
 	defer p.running.Add(-1)
 	start := time.Now()
-	r := &runner{store: p.opts.Store, model: p.opts.Model, modelName: p.opts.ModelName, log: log, capture: c}
+	r := &runner{store: p.opts.Store, model: p.model, modelName: p.opts.ModelName, log: log, capture: c}
 	a, err := r.analyse(ctx)
 	// Settling must happen even when shutdown cancelled the run.
 	settle := context.WithoutCancel(ctx)
@@ -218,54 +244,52 @@ func (p *Pipeline) process(ctx context.Context, log *slog.Logger, c *store.Captu
 			if rerr := p.opts.Store.RequeueCapture(settle, c.ID, p.opts.Store.Now(), false); store.ErrorCode(rerr) == store.ENOTFOUND {
 				log.Info("capture deleted during its run; result dropped")
 			}
-			return
+			return false
 		}
 	}
 	switch {
 	case err == nil:
-		p.down.Store(0)
 		log.Info("capture processed", "segments", len(a.Segments), "language", a.Language, "duration_ms", time.Since(start).Milliseconds())
-		if err := p.opts.Detector.Detect(settle, c.UserID); err != nil {
-			log.Error("detect", "error", err)
-		} else if err := p.writeDescriptions(ctx, log, c.UserID); err != nil {
-			log.Warn("pattern descriptions not written", "error", err)
-		}
+		p.redetect(settle, ctx, log, c.UserID)
 	case ctx.Err() != nil:
-		p.requeue(settle, log, c, 0, false)
-	case errors.Is(err, ErrUnavailable):
-		n := p.down.Add(1)
-		log.Warn("ollama unavailable; capture waits in the queue", "error", err)
-		p.requeue(settle, log, c, p.backoff(int(n)), false)
-	case errors.Is(err, ErrTransient):
-		if c.Attempts+1 >= p.opts.MaxAttempts {
-			p.fail(settle, log, c, err)
-			return
-		}
-		log.Warn("model call failed; capture will be retried", "error", err, "attempt", c.Attempts+1)
-		p.requeue(settle, log, c, p.backoff(c.Attempts+1), true)
+		p.requeue(settle, log, c, false)
+	case fault(err):
+		// Never the capture's fault: it waits in the queue, behind the
+		// others, while the gate holds every worker back. The gate logs.
+		log.Debug("model call failed; capture back in the queue", "error", err)
+		p.requeue(settle, log, c, true)
+		return true
 	default:
-		p.fail(settle, log, c, err)
+		p.fail(settle, ctx, log, c, err)
 	}
+	return false
 }
 
-// backoff is the wait after the n-th consecutive failure.
-func (p *Pipeline) backoff(n int) time.Duration {
-	d := p.opts.Backoff
-	for i := 1; i < n && d < p.opts.MaxBackoff; i++ {
-		d *= 2
+// redetect re-counts the user's patterns after their captures changed,
+// then writes the descriptions they need.
+func (p *Pipeline) redetect(settle, ctx context.Context, log *slog.Logger, userID string) {
+	if err := p.opts.Detector.Detect(settle, userID); err != nil {
+		log.Error("detect", "error", err)
+		return
 	}
-	return min(d, p.opts.MaxBackoff)
+	p.describeFor(ctx, log, userID)
 }
 
-func (p *Pipeline) requeue(ctx context.Context, log *slog.Logger, c *store.Capture, wait time.Duration, count bool) {
-	if err := p.opts.Store.RequeueCapture(ctx, c.ID, p.opts.Store.Now().Add(wait), count); err != nil && store.ErrorCode(err) != store.ENOTFOUND {
+func (p *Pipeline) requeue(ctx context.Context, log *slog.Logger, c *store.Capture, count bool) {
+	if err := p.opts.Store.RequeueCapture(ctx, c.ID, p.opts.Store.Now(), count); err != nil && store.ErrorCode(err) != store.ENOTFOUND {
 		log.Error("requeue capture", "error", err)
 	}
 }
 
-func (p *Pipeline) fail(ctx context.Context, log *slog.Logger, c *store.Capture, reason error) {
+// fail marks the capture failed, which removes what earlier runs found in
+// it, and re-counts its user's patterns without it.
+func (p *Pipeline) fail(settle, ctx context.Context, log *slog.Logger, c *store.Capture, reason error) {
 	log.Error("capture failed; its text is kept", "reason", reason)
-	if err := p.opts.Store.FailCapture(ctx, c.ID); err != nil && store.ErrorCode(err) != store.ENOTFOUND {
-		log.Error("mark capture failed", "error", err)
+	if err := p.opts.Store.FailCapture(settle, c.ID); err != nil {
+		if store.ErrorCode(err) != store.ENOTFOUND {
+			log.Error("mark capture failed", "error", err)
+		}
+		return
 	}
+	p.redetect(settle, ctx, log, c.UserID)
 }

@@ -69,20 +69,30 @@ func (s *Store) RequeueCapture(ctx context.Context, id string, at time.Time, cou
 	})
 }
 
-// FailCapture marks a processing capture failed. Its text stays; nothing
-// found in it is kept. It returns ENOTFOUND if the capture was deleted.
+// FailCapture marks a processing capture failed and, in the same
+// transaction, removes everything an earlier run found in it: its
+// translation and language, its segments and their links to tags, and the
+// tags and categories nothing else uses any more. A failed capture keeps
+// only its text; detection should run again for its user. It returns
+// ENOTFOUND if the capture was deleted (or is no longer processing).
 func (s *Store) FailCapture(ctx context.Context, id string) error {
 	return s.update(ctx, func(tx *sql.Tx) error {
 		now := FormatTime(s.Now())
-		res, err := tx.ExecContext(ctx, `UPDATE captures SET status = 'failed', updated_at = ? WHERE id = ? AND status = 'processing'`,
-			now, id)
-		if err != nil {
+		var userID string
+		err := tx.QueryRowContext(ctx, `UPDATE captures SET status = 'failed', translated = '', language = '', updated_at = ?
+			WHERE id = ? AND status = 'processing' RETURNING user_id`, now, id).Scan(&userID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return NotFound("Capture")
+		} else if err != nil {
 			return err
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return NotFound("Capture")
+		if err := settleJobs(ctx, tx, id, "failed", now); err != nil {
+			return err
 		}
-		return settleJobs(ctx, tx, id, "failed", now)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM segments WHERE capture_id = ?`, id); err != nil {
+			return err
+		}
+		return pruneOrphans(ctx, tx, userID)
 	})
 }
 

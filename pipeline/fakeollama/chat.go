@@ -33,12 +33,15 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	call := s.record(Call{Path: "/api/chat", Model: req.Model, Request: &req, Format: req.Format})
+	streaming := req.Stream == nil || *req.Stream
 	switch {
 	case !s.hasModel(req.Model):
 		notFound(w, req.Model)
 		return
 	case embeddingOnly(req.Model):
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("%q does not support chat", req.Model))
+		return
+	case s.answerFault(w, r, streaming):
 		return
 	case len(req.Messages) == 0:
 		// Ollama only loads the model, and answers in one object even
@@ -55,29 +58,7 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 	if script != nil {
 		reply = script(&req)
 	}
-	if reply.Delay > 0 {
-		t := time.NewTimer(reply.Delay)
-		defer t.Stop()
-		select {
-		case <-t.C:
-		case <-r.Context().Done(): // the client gave up, or Down closed the connection
-			return
-		}
-	}
-
-	streaming := req.Stream == nil || *req.Stream
-	switch {
-	case reply.Raw != "":
-		if streaming {
-			w.Header().Set("Content-Type", "application/x-ndjson")
-		} else {
-			w.Header().Set("Content-Type", "application/json; charset=utf-8")
-		}
-		w.WriteHeader(cmp.Or(reply.Status, http.StatusOK))
-		io.WriteString(w, reply.Raw)
-		return
-	case reply.Status != 0 && reply.Status != http.StatusOK:
-		writeError(w, reply.Status, reply.Error)
+	if answerOdd(w, r, reply, streaming) {
 		return
 	}
 
@@ -105,6 +86,47 @@ func (s *Server) handleChat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	streamChat(w, r, final, reply.Content)
+}
+
+// answerFault answers with the fault set by SetFault, if any, and reports
+// whether it did.
+func (s *Server) answerFault(w http.ResponseWriter, r *http.Request, streaming bool) bool {
+	f, ok := s.currentFault()
+	if ok && !answerOdd(w, r, f, streaming) {
+		// A fault that says neither how nor how long still fails.
+		writeError(w, http.StatusInternalServerError, "")
+	}
+	return ok
+}
+
+// answerOdd waits out reply's Delay, then answers its Raw body or its error
+// Status, and reports whether it answered (or the client left meanwhile),
+// so nothing is left to answer.
+func answerOdd(w http.ResponseWriter, r *http.Request, reply Reply, streaming bool) bool {
+	if reply.Delay > 0 {
+		t := time.NewTimer(reply.Delay)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-r.Context().Done(): // the client gave up, or Down closed the connection
+			return true
+		}
+	}
+	switch {
+	case reply.Raw != "":
+		if streaming {
+			w.Header().Set("Content-Type", "application/x-ndjson")
+		} else {
+			w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		}
+		w.WriteHeader(cmp.Or(reply.Status, http.StatusOK))
+		io.WriteString(w, reply.Raw)
+		return true
+	case reply.Status != 0 && reply.Status != http.StatusOK:
+		writeError(w, reply.Status, reply.Error)
+		return true
+	}
+	return false
 }
 
 // streamChat writes content as Ollama streams it: one NDJSON line per

@@ -7,13 +7,16 @@
 //   - POST /api/embed answers a deterministic vector per input (OnEmbed);
 //   - GET /api/tags, POST /api/show, GET /api/version and GET / describe the
 //     server and the models it has (SetModels);
-//   - Down and Up take the whole server off the network and back.
+//   - Down and Up take the whole server off the network and back;
+//   - SetFault makes every chat and embed call fail (or hang) alike, as a
+//     crashed or loading runner does, while the rest still answers.
 //
 // Every chat and embed call is recorded with its token counts (Calls, Stats).
 package fakeollama
 
 import (
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"slices"
@@ -89,10 +92,22 @@ type Stats struct {
 	EmbedTokens int
 }
 
+// LoadingModel is the answer Ollama 0.17 gives a chat while the model's
+// runner is still loading: a 500 with the runner's status.
+func LoadingModel() Reply {
+	return Reply{Status: http.StatusInternalServerError, Error: "unexpected server status: llm server loading model"}
+}
+
+// ServerBusy is the answer Ollama 0.17 gives when its queue of pending
+// requests is full.
+func ServerBusy() Reply {
+	return Reply{Status: http.StatusServiceUnavailable, Error: "server busy, please try again.  maximum pending requests exceeded"}
+}
+
 // Server is a fake Ollama listening on 127.0.0.1. Its methods are safe for
 // concurrent use.
 type Server struct {
-	tb      testing.TB
+	errorf  func(format string, args ...any)
 	addr    string
 	handler http.Handler
 
@@ -105,23 +120,34 @@ type Server struct {
 	embed  func(string) []float32
 	models []string // canonical names, in the order given
 	calls  []*Call
+	fault  *Reply // answered to every chat and embed call while set
 }
 
 // New starts a fake on 127.0.0.1 with a random port. It stops when tb's test
 // ends, after the requests it is handling have returned (for a bounded time).
 func New(tb testing.TB) *Server {
 	tb.Helper()
-	s := &Server{tb: tb, embed: HashEmbedding}
+	s, err := Listen("127.0.0.1:0", tb.Errorf)
+	if err != nil {
+		tb.Fatalf("fakeollama: %v", err)
+	}
+	tb.Cleanup(s.Close)
+	return s
+}
+
+// Listen starts a fake on addr, for a program rather than a test; errorf
+// reports what goes wrong in the background. Close stops it.
+func Listen(addr string, errorf func(format string, args ...any)) (*Server, error) {
+	s := &Server{errorf: errorf, embed: HashEmbedding}
 	s.SetModels(DefaultModels...)
 	s.handler = s.routes()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		tb.Fatalf("fakeollama: listen: %v", err)
+		return nil, fmt.Errorf("listen: %w", err)
 	}
 	s.addr = ln.Addr().String()
 	s.serve(ln)
-	tb.Cleanup(s.stop)
-	return s
+	return s, nil
 }
 
 // URL is the server's base URL, "http://127.0.0.1:PORT". It stays the same
@@ -163,6 +189,33 @@ func (s *Server) SetModels(names ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.models = models
+}
+
+// SetFault makes every /api/chat and /api/embed call answer r (an error
+// status, a hang with Delay, a Raw body cut short) instead of its script,
+// until ClearFault; the other routes keep answering, as they do when a
+// model runner has crashed or is loading.
+func (s *Server) SetFault(r Reply) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.fault = &r
+}
+
+// ClearFault makes chat and embed answer from their scripts again.
+func (s *Server) ClearFault() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.fault = nil
+}
+
+// currentFault is the fault set, if any.
+func (s *Server) currentFault() (Reply, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.fault == nil {
+		return Reply{}, false
+	}
+	return *s.fault, true
 }
 
 // Calls returns every chat and embed call so far, in the order received.
@@ -237,7 +290,7 @@ func (s *Server) Up() {
 		time.Sleep(10 * time.Millisecond)
 	}
 	if err != nil {
-		s.tb.Errorf("fakeollama: listen again on %s: %v", s.addr, err)
+		s.errorf("fakeollama: listen again on %s: %v", s.addr, err)
 		return
 	}
 	s.serve(ln)
@@ -257,9 +310,9 @@ func (s *Server) serve(ln net.Listener) {
 	go srv.Serve(ln) // returns http.ErrServerClosed on Down
 }
 
-// stop takes the server down for good and waits, for a bounded time, for
+// Close takes the server down for good and waits, for a bounded time, for
 // the handlers still running, so that no script runs after the test.
-func (s *Server) stop() {
+func (s *Server) Close() {
 	s.mu.Lock()
 	s.ended = true
 	s.mu.Unlock()
@@ -273,7 +326,7 @@ func (s *Server) stop() {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	s.tb.Errorf("fakeollama: requests still being handled 5s after the test ended")
+	s.errorf("fakeollama: requests still being handled 5s after it was closed")
 }
 
 // routes is the server's handler, the same across Down and Up.

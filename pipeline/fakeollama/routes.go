@@ -46,6 +46,8 @@ func (s *Server) handleEmbed(w http.ResponseWriter, r *http.Request) {
 	case !s.hasModel(req.Model):
 		notPulled(w, req.Model)
 		return
+	case s.answerFault(w, r, false):
+		return
 	}
 	s.mu.Lock()
 	embed := s.embed

@@ -262,3 +262,39 @@ func TestCalls(t *testing.T) {
 		}
 	})
 }
+
+func TestFault(t *testing.T) {
+	f := fakeollama.New(t)
+	c := newClient(t, f, time.Second)
+	ctx := context.Background()
+	f.SetFault(fakeollama.LoadingModel())
+	t.Run("ChatAndEmbedFail", func(t *testing.T) {
+		_, err := chat(c, request(nil))
+		var se api.StatusError
+		if !errors.As(err, &se) || se.StatusCode != http.StatusInternalServerError || !strings.Contains(se.ErrorMessage, "loading model") {
+			t.Fatalf("chat err = %v, want the 500 of a loading runner", err)
+		}
+		_, err = c.Embed(ctx, &api.EmbedRequest{Model: "nomic-embed-text", Input: "hello"})
+		if !errors.As(err, &se) || se.StatusCode != http.StatusInternalServerError {
+			t.Fatalf("embed err = %v, want a 500", err)
+		}
+	})
+	t.Run("OtherRoutesAnswer", func(t *testing.T) {
+		if v, err := c.Version(ctx); err != nil || v != fakeollama.Version {
+			t.Fatalf("version = %q, %v", v, err)
+		}
+	})
+	t.Run("Hang", func(t *testing.T) {
+		f.SetFault(fakeollama.Reply{Delay: time.Minute})
+		short := newClient(t, f, 100*time.Millisecond)
+		if _, err := chat(short, request(nil)); err == nil {
+			t.Fatal("a chat that hangs past the client's timeout succeeded")
+		}
+	})
+	t.Run("Cleared", func(t *testing.T) {
+		f.ClearFault()
+		if _, err := chat(c, request(nil)); err != nil {
+			t.Fatalf("chat after ClearFault: %v", err)
+		}
+	})
+}

@@ -1,0 +1,188 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"time"
+)
+
+// Outage is what the pipeline knows of calls to the model failing now.
+type Outage struct {
+	// Failing is true from the first call that failed (an error answer, a
+	// time-out, a connection refused or cut) until a call succeeds again.
+	Failing bool
+	// Since is when the calls started failing; zero while they work.
+	Since time.Time
+	// LastError is the last failure's sentence; empty while calls work.
+	LastError string
+}
+
+// gate is the one switch every worker passes before it claims a capture.
+// While calls to the model fail it is shut: workers wait on it without
+// touching the database, and one of them at a time is let through as the
+// probe, once per backoff step. The probe's run is the next capture's:
+// it tries exactly the calls that failed (a version check would pass
+// while a crashed runner still answers 500), and costs nothing extra when
+// it works. The first call that succeeds opens the gate for every worker.
+type gate struct {
+	base, max time.Duration
+	log       *slog.Logger
+
+	mu      sync.Mutex
+	failing bool
+	since   time.Time
+	lastErr string
+	step    int       // failed probes since the outage began
+	probeAt time.Time // when the next probe may go
+	probing bool      // a probe is out
+	open    chan struct{}
+}
+
+func newGate(base, max time.Duration, log *slog.Logger) *gate {
+	open := make(chan struct{})
+	close(open)
+	return &gate{base: base, max: max, log: log, open: open}
+}
+
+// delay is the wait before the probe after step failed ones: the base
+// doubled per step up to the cap, less a random quarter so that several
+// Recur processes sharing one Ollama do not probe in step.
+func (g *gate) delay(step int) time.Duration {
+	d := g.base
+	for i := 0; i < step && d < g.max; i++ {
+		d *= 2
+	}
+	d = min(d, g.max)
+	return d - rand.N(d/4+1)
+}
+
+// state reports the outage, if any.
+func (g *gate) state() Outage {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.failing {
+		return Outage{}
+	}
+	return Outage{Failing: true, Since: g.since, LastError: g.lastErr}
+}
+
+// admit reports whether a worker may claim a capture now and, while calls
+// fail, whether its run is the probe. When it may not, wait is how long
+// until the next probe may go (negative while a probe is out) and open is
+// closed once calls work again.
+func (g *gate) admit() (ok, probe bool, open <-chan struct{}, wait time.Duration) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.failing {
+		return true, false, nil, 0
+	}
+	if g.probing {
+		return false, false, g.open, -1
+	}
+	if wait = time.Until(g.probeAt); wait > 0 {
+		return false, false, g.open, wait
+	}
+	g.probing = true
+	return true, true, nil, 0
+}
+
+// pass waits until the worker may claim a capture, and reports whether its
+// run is the probe. It returns ctx's error when ctx ends first.
+func (g *gate) pass(ctx context.Context) (probe bool, err error) {
+	for {
+		ok, probe, open, wait := g.admit()
+		if ok {
+			return probe, nil
+		}
+		if wait < 0 {
+			wait = time.Hour // a probe is out: its end opens the gate or sets the next one
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return false, ctx.Err()
+		case <-open:
+		case <-t.C:
+		}
+		t.Stop()
+	}
+}
+
+// done ends a probe. faulted says its run ended because a call failed: the
+// next probe waits one more step. A probe that made no call (nothing was
+// ready) leaves the next one due at once.
+func (g *gate) done(probe, faulted bool) {
+	if !probe {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.probing = false
+	if g.failing && faulted {
+		g.step++
+		g.probeAt = time.Now().Add(g.delay(g.step))
+	}
+}
+
+// report records how a call went: a fault shuts the gate (and starts an
+// outage, logged once), a success opens it (and ends the outage, logged
+// once with its length). Cancellation says nothing of the model server.
+func (g *gate) report(err error) {
+	switch {
+	case err == nil:
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if !g.failing {
+			return
+		}
+		// A probe still out keeps its place until its run ends (done),
+		// so that there is never more than one.
+		g.failing = false
+		close(g.open)
+		g.log.Info("calls to Ollama work again; analysis resumes", "outage", time.Since(g.since).Round(time.Millisecond).String(),
+			"failed_probes", g.step)
+	case fault(err):
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		g.lastErr = err.Error()
+		if g.failing {
+			return
+		}
+		g.failing, g.since, g.step = true, time.Now(), 0
+		g.probeAt = g.since.Add(g.delay(0))
+		g.open = make(chan struct{})
+		g.log.Warn("calls to Ollama fail; analysis waits and retries with backoff", "error", err,
+			"backoff_from", g.base.String(), "backoff_to", g.max.String())
+	}
+}
+
+// fault reports whether err is the model server's fault rather than the
+// capture's: it could not be reached, lacked the model, timed out, failed
+// or cut its answer short.
+func fault(err error) bool {
+	return errors.Is(err, ErrUnavailable) || errors.Is(err, ErrTransient)
+}
+
+// gatedModel reports the outcome of every call to the gate.
+type gatedModel struct {
+	Model
+	gate *gate
+}
+
+// Chat implements Model.
+func (m gatedModel) Chat(ctx context.Context, req ChatRequest) (ChatResult, error) {
+	res, err := m.Model.Chat(ctx, req)
+	m.gate.report(err)
+	return res, err
+}
+
+// Embed implements Model.
+func (m gatedModel) Embed(ctx context.Context, inputs []string) ([][]float32, error) {
+	v, err := m.Model.Embed(ctx, inputs)
+	m.gate.report(err)
+	return v, err
+}
