@@ -37,8 +37,10 @@ type Options struct {
 	Poll time.Duration
 	// Backoff is the wait before the first probe once calls to Ollama
 	// fail; each failed probe doubles it, up to MaxBackoff, less up to a
-	// quarter at random. 0 means 1s and 5m. Captures wait in the queue
-	// meanwhile, however long it takes: a fault of Ollama never fails one.
+	// quarter at random. 0 means 1s and 1m: a recovered Ollama is noticed
+	// within a minute, and a probe a minute costs next to nothing. Captures
+	// wait in the queue meanwhile, however long it takes: a fault of Ollama
+	// never fails one.
 	Backoff, MaxBackoff time.Duration
 }
 
@@ -73,7 +75,7 @@ func New(opts Options) *Pipeline {
 		opts.Backoff = time.Second
 	}
 	if opts.MaxBackoff <= 0 {
-		opts.MaxBackoff = 5 * time.Minute
+		opts.MaxBackoff = time.Minute
 	}
 	opts.MaxBackoff = max(opts.MaxBackoff, opts.Backoff)
 	g := newGate(opts.Backoff, opts.MaxBackoff, opts.Logger)
