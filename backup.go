@@ -40,12 +40,13 @@ sign-in links and seals two-factor secrets: keep it as private as the data folde
 Bring it back with: recur restore FILE`
 
 const restoreAbout = `Bring back an archive made by "recur backup" into an empty (or absent) data
-folder ([storage] data_dir, RECUR_STORAGE_DATA_DIR). The archive is checked first:
-it must hold recur.db and secret.key and nothing else, the database must open,
-pass SQLite's integrity check and migrate, and the key must be one Recur made.
-Nothing is written unless all of that holds. A folder that already holds a
-database or a secret.key is refused; stop the server and point data_dir at a
-new folder, or move the old one away.`
+folder: the one [storage] data_dir (RECUR_STORAGE_DATA_DIR) names, so give it the
+same --config as serve. The archive is checked first: it must hold recur.db (at
+most 64 GiB) and secret.key (a key Recur made) and nothing else, and the
+database must pass SQLite's integrity check and migrate. Nothing is written
+unless all of that holds. A folder that already holds a database or a
+secret.key is refused: point data_dir at a new folder, or stop Recur and move
+the old one away. Files are written 0600, a new folder 0700.`
 
 // backup writes the archive to path.
 func (m *Main) backup(ctx context.Context, path string) error {
@@ -197,6 +198,9 @@ func (m *Main) restore(ctx context.Context, path string) error {
 		}
 	}
 	done = true
+	if err := m.secureDataDir(); err != nil {
+		return err
+	}
 	next := "recur serve"
 	if m.ConfigPath != "" {
 		next += " --config " + m.ConfigPath

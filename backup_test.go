@@ -15,12 +15,11 @@ import (
 	"testing"
 )
 
-// TestBackupRestore backs up a data folder while the server runs on it, and
-// restores the archive into a new folder: the restored instance has the
-// same users, captures and secret, and a token made before still works.
-func TestBackupRestore(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "data")
-	m, _, base := startServer(t, dir)
+// analysedCapture adds me@example.com with a token to the server running over
+// dir at base, posts a capture and returns the client and the capture once
+// it is processed.
+func analysedCapture(t *testing.T, dir, base string) (apiClient, map[string]any) {
+	t.Helper()
 	if _, _, err := run(t, dir, "", "user", "add", "me@example.com"); err != nil {
 		t.Fatal(err)
 	}
@@ -33,8 +32,17 @@ func TestBackupRestore(t *testing.T) {
 	if status != 201 {
 		t.Fatalf("POST /captures = %d %v", status, created)
 	}
-	captureID := created["data"].(map[string]any)["id"].(string)
-	before := client.waitProcessed(captureID)
+	return client, client.waitProcessed(created["data"].(map[string]any)["id"].(string))
+}
+
+// TestBackupRestore backs up a data folder while the server runs on it, and
+// restores the archive into a new folder: the restored instance has the
+// same users, captures and secret, and a token made before still works.
+func TestBackupRestore(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	m, _, base := startServer(t, dir)
+	client, before := analysedCapture(t, dir, base)
+	captureID := before["id"].(string)
 
 	archive := filepath.Join(t.TempDir(), "recur-backup.tar.gz")
 	out, _, err := run(t, dir, "", "backup", archive)

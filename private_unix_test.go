@@ -31,19 +31,7 @@ func TestFileModes(t *testing.T) {
 	_, _, base := startServer(t, dir)
 	assertPrivate(t, dir, "recur.db", "recur.db-wal", "recur.db-shm", "secret.key")
 
-	if _, _, err := run(t, dir, "", "user", "add", "me@example.com"); err != nil {
-		t.Fatal(err)
-	}
-	token, _, err := run(t, dir, "", "token", "create", "me@example.com")
-	if err != nil {
-		t.Fatal(err)
-	}
-	client := apiClient{t: t, base: base, token: strings.TrimSpace(token)}
-	status, created := client.do("POST", "/captures", `{"text":"My boss criticised my report. I felt anxious and skipped lunch."}`)
-	if status != 201 {
-		t.Fatalf("POST /captures = %d %v", status, created)
-	}
-	client.waitProcessed(created["data"].(map[string]any)["id"].(string))
+	analysedCapture(t, dir, base)
 	if _, _, err := run(t, dir, "", "backup", backup); err != nil {
 		t.Fatal(err)
 	}
