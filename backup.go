@@ -70,7 +70,7 @@ func (m *Main) backup(ctx context.Context, path string) error {
 	// The copy goes to a private folder beside the archive, then into it.
 	tmp, err := os.MkdirTemp(filepath.Dir(path), ".recur-backup-*")
 	if err != nil {
-		return err
+		return fmt.Errorf("cannot write beside %s: %w", path, err)
 	}
 	defer os.RemoveAll(tmp)
 	db := filepath.Join(tmp, backupDB)
