@@ -29,7 +29,8 @@ Usage:
                                           analyse it, showing progress
   recur export --user EMAIL [--output FILE]
                                           write everything of the user's journal as JSON
-  recur backup FILE                       write a consistent copy of the database to FILE
+  recur backup FILE                       write the database and secret.key to one archive
+  recur restore ARCHIVE                   bring a backup back into an empty data folder
   recur doctor                            check the configuration, the database and Ollama
   recur version                           print the version
 
@@ -69,8 +70,11 @@ func (m *Main) ParseFlags(args []string) error {
 	case "export":
 		return m.parseExport(rest)
 	case "backup":
-		return m.parse("backup FILE", "Write a consistent copy of the database to FILE, which must not exist. Safe while the server runs.", rest, 1, 1, nil,
+		return m.parse("backup FILE", backupAbout, rest, 1, 1, nil,
 			func(pos []string) { m.command = func(ctx context.Context) error { return m.backup(ctx, pos[0]) } })
+	case "restore":
+		return m.parse("restore ARCHIVE", restoreAbout, rest, 1, 1, nil,
+			func(pos []string) { m.command = func(ctx context.Context) error { return m.restore(ctx, pos[0]) } })
 	case "doctor":
 		return m.parse("doctor", "Check the configuration, the database and whether Ollama answers and has the model.", rest, 0, 0, nil,
 			func([]string) { m.command = m.doctor })
@@ -253,17 +257,6 @@ func (m *Main) parseTokenCreate(args []string) error {
 				return err
 			}
 		})
-}
-
-func (m *Main) backup(ctx context.Context, path string) error {
-	if err := m.openStore(ctx, false); err != nil {
-		return err
-	}
-	if err := m.store.Backup(ctx, path); err != nil {
-		return fmt.Errorf("backup to %s: %w", path, err)
-	}
-	fmt.Fprintf(m.Stdout, "Wrote a copy of the database to %s.\n", path)
-	return nil
 }
 
 func scopeList() []string {

@@ -45,6 +45,7 @@ func main() {
 		fmt.Fprintln(m.Stderr, "recur:", err)
 		os.Exit(2)
 	}
+	restrictUmask()
 	err := m.Run(ctx)
 	if err == nil && m.Serving() {
 		<-ctx.Done()
@@ -132,6 +133,9 @@ func (m *Main) openStore(ctx context.Context, migrate bool) error {
 		return err
 	}
 	if err := m.Config.prepareDataDir(); err != nil {
+		return err
+	}
+	if err := m.secureDataDir(); err != nil {
 		return err
 	}
 	s, err := store.Open(store.Options{Path: m.Config.DBPath(), Migrations: migrations.FS})
@@ -276,27 +280,39 @@ func (h *health) OllamaHealth(ctx context.Context) server.OllamaHealth {
 		Model: st.Model, ModelPresent: st.ModelPresent, Error: st.Problem, Failing: out.Failing}
 }
 
+// secretFile is the instance's secret inside the data folder.
+const secretFile = "secret.key"
+
 // loadSecret reads the instance's secret from the data folder, making it on
 // first start. It signs links and sessions' codes and seals two-factor
 // secrets: losing it signs everyone out and turns two-factor off.
 func loadSecret(dataDir string) ([]byte, error) {
-	path := filepath.Join(dataDir, "secret.key")
+	path := filepath.Join(dataDir, secretFile)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		key := make([]byte, 32)
 		if _, err := rand.Read(key); err != nil {
 			return nil, err
 		}
-		if err := os.WriteFile(path, []byte(hex.EncodeToString(key)+"\n"), 0o600); err != nil {
+		if err := os.WriteFile(path, secretText(key), 0o600); err != nil {
 			return nil, fmt.Errorf("write %s: %w", path, err)
 		}
 		return key, nil
 	} else if err != nil {
 		return nil, err
 	}
-	key, err := hex.DecodeString(strings.TrimSpace(string(b)))
-	if err != nil || len(key) < 32 {
+	key, ok := parseSecret(b)
+	if !ok {
 		return nil, fmt.Errorf("%s is not a secret Recur made; move it away to make a new one (everyone will have to sign in again)", path)
 	}
 	return key, nil
+}
+
+// secretText is how a secret is written to secret.key: hex and a newline.
+func secretText(key []byte) []byte { return []byte(hex.EncodeToString(key) + "\n") }
+
+// parseSecret reads the contents of secret.key: at least 32 bytes in hex.
+func parseSecret(b []byte) ([]byte, bool) {
+	key, err := hex.DecodeString(strings.TrimSpace(string(b)))
+	return key, err == nil && len(key) >= 32
 }

@@ -177,7 +177,7 @@ func TestCommands(t *testing.T) {
 		}
 	})
 	t.Run("Backup", func(t *testing.T) {
-		dst := filepath.Join(t.TempDir(), "backup.db")
+		dst := filepath.Join(t.TempDir(), "backup.tar.gz")
 		if _, _, err := run(t, dir, "", "backup", dst); err != nil {
 			t.Fatal(err)
 		}
@@ -192,24 +192,7 @@ func TestCommands(t *testing.T) {
 // is analysed by the model (a fake Ollama here).
 func TestServe(t *testing.T) {
 	dir := t.TempDir()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	lex, err := scripted.Load("pipeline/testdata/lexicon.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fake := fakeollama.New(t)
-	fake.OnChat(func(req *api.ChatRequest) fakeollama.Reply { return fakeollama.Reply{Content: lex.Answer(req)} })
-	m := NewMain()
-	m.Stdout, m.Stderr = io.Discard, io.Discard
-	m.Env = []string{"RECUR_STORAGE_DATA_DIR=" + dir, "RECUR_SERVER_ADDR=127.0.0.1:0", "RECUR_OLLAMA_URL=" + fake.URL()}
-	if err := m.ParseFlags([]string{"serve"}); err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Run(ctx); err != nil {
-		t.Fatal(err)
-	}
-	base := "http://" + m.Addr() + "/api"
+	m, fake, base := startServer(t, dir)
 
 	id, _, err := run(t, dir, "secret password\n", "user", "add", "me@example.com", "--name", "Me", "--password-stdin")
 	if err != nil {
@@ -224,19 +207,8 @@ func TestServe(t *testing.T) {
 		t.Fatalf("token create printed %q, want one <id>|<secret> line", token)
 	}
 
-	get := func(method, path, body string) (int, map[string]any) {
-		req, _ := http.NewRequest(method, base+path, strings.NewReader(body))
-		req.Header.Set("Authorization", "Bearer "+token)
-		req.Header.Set("Content-Type", "application/json")
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		var v map[string]any
-		json.NewDecoder(res.Body).Decode(&v)
-		return res.StatusCode, v
-	}
+	client := apiClient{t: t, base: base, token: token}
+	get := client.do
 	status, me := get("GET", "/users/me", "")
 	if status != 200 || me["data"].(map[string]any)["id"] != strings.TrimSpace(id) {
 		t.Fatalf("GET /users/me = %d %v, want user %s", status, me, id)
@@ -259,21 +231,9 @@ func TestServe(t *testing.T) {
 		t.Fatalf("POST /captures = %d %v", status, created)
 	}
 	captureID := created["data"].(map[string]any)["id"].(string)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		status, got := get("GET", "/captures/"+captureID, "")
-		data := got["data"].(map[string]any)
-		if status == 200 && data["status"] == "processed" {
-			segs := data["segments"].([]any)
-			if len(segs) != 1 || segs[0].(map[string]any)["text"] != "My boss criticised my report. I felt anxious and skipped lunch." {
-				t.Fatalf("segments = %v", segs)
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("capture still %v after 10s", data["status"])
-		}
-		time.Sleep(20 * time.Millisecond)
+	segs := client.waitProcessed(captureID)["segments"].([]any)
+	if len(segs) != 1 || segs[0].(map[string]any)["text"] != "My boss criticised my report. I felt anxious and skipped lunch." {
+		t.Fatalf("segments = %v", segs)
 	}
 	_, health := get("GET", "/health-check", "")
 	queue := health["data"].(map[string]any)["queue"].(map[string]any)
@@ -324,6 +284,70 @@ func TestServe(t *testing.T) {
 	}
 	if _, err := http.Get(base + "/health-check"); err == nil {
 		t.Fatal("server still answers after Close")
+	}
+}
+
+// startServer runs recur serve over the data folder dir on a free port,
+// with a fake Ollama answering from the test lexicon, and returns the API's
+// base URL. The test stops it with Close, or its cleanup does.
+func startServer(t *testing.T, dir string) (*Main, *fakeollama.Server, string) {
+	t.Helper()
+	lex, err := scripted.Load("pipeline/testdata/lexicon.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := fakeollama.New(t)
+	fake.OnChat(func(req *api.ChatRequest) fakeollama.Reply { return fakeollama.Reply{Content: lex.Answer(req)} })
+	m := NewMain()
+	m.Stdout, m.Stderr = io.Discard, io.Discard
+	m.Env = []string{"RECUR_STORAGE_DATA_DIR=" + dir, "RECUR_SERVER_ADDR=127.0.0.1:0", "RECUR_OLLAMA_URL=" + fake.URL()}
+	if err := m.ParseFlags([]string{"serve"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	return m, fake, "http://" + m.Addr() + "/api"
+}
+
+// apiClient calls the API with a bearer token.
+type apiClient struct {
+	t           *testing.T
+	base, token string
+}
+
+// do sends a JSON request and decodes the JSON answer.
+func (c apiClient) do(method, path, body string) (int, map[string]any) {
+	c.t.Helper()
+	req, _ := http.NewRequest(method, c.base+path, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+c.token)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var v map[string]any
+	json.NewDecoder(res.Body).Decode(&v)
+	return res.StatusCode, v
+}
+
+// waitProcessed polls the capture for up to ten seconds until it is
+// processed and returns it.
+func (c apiClient) waitProcessed(id string) map[string]any {
+	c.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		status, got := c.do("GET", "/captures/"+id, "")
+		data, _ := got["data"].(map[string]any)
+		if status == 200 && data["status"] == "processed" {
+			return data
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("capture still %d %v after 10s", status, data["status"])
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 

@@ -212,7 +212,8 @@ func (m *Main) exportJournal(ctx context.Context, email, output string) error {
 		return m.store.Export(ctx, u.ID, m.Stdout)
 	}
 	// Written beside the target and renamed, so a failed export never
-	// leaves half a file under the name asked for.
+	// leaves half a file under the name asked for. CreateTemp makes the file
+	// 0600, and the rename keeps that: the journal is readable by its owner alone.
 	f, err := os.CreateTemp(filepath.Dir(output), ".recur-export-*")
 	if err != nil {
 		return err

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"os"
 	"path/filepath"
 	"runtime"
 	"time"
@@ -73,6 +74,17 @@ func Open(opts Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	// SQLite makes a new database with its own default mode (0644 less the
+	// umask) and gives the -wal and -shm files the database's mode, so the
+	// file is made here first, for its owner alone, and kept that way.
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open database %s: %w", opts.Path, err)
+	}
+	f.Close()
+	if _, err := MakePrivate(DatabaseFiles(path)...); err != nil {
+		return nil, err
+	}
 	writeDSN := "file:" + path + "?" + pragmas.Encode() + "&_txlock=immediate"
 	write, err := sql.Open("sqlite", writeDSN)
 	if err != nil {
@@ -116,10 +128,52 @@ func (s *Store) Ping(ctx context.Context) error {
 	return s.write.PingContext(ctx)
 }
 
-// Backup writes a consistent copy of the database to path, which must not exist.
+// Backup writes a consistent copy of the database to path, which must not
+// exist, readable by its owner alone. It reads one snapshot, so writers carry
+// on meanwhile, in this process or another.
 func (s *Store) Backup(ctx context.Context, path string) error {
-	_, err := s.write.ExecContext(ctx, "VACUUM INTO ?", path)
+	if _, err := s.write.ExecContext(ctx, "VACUUM INTO ?", path); err != nil {
+		return err
+	}
+	_, err := MakePrivate(path)
 	return err
+}
+
+// Check runs SQLite's quick integrity check and fails unless it finds nothing wrong.
+func (s *Store) Check(ctx context.Context) error {
+	var result string
+	if err := s.read.QueryRowContext(ctx, "PRAGMA quick_check(1)").Scan(&result); err != nil {
+		return err
+	}
+	if result != "ok" {
+		return fmt.Errorf("database is damaged: %s", result)
+	}
+	return nil
+}
+
+// DatabaseFiles lists the files SQLite keeps for the database at path.
+func DatabaseFiles(path string) []string { return []string{path, path + "-wal", path + "-shm"} }
+
+// MakePrivate makes each of paths that exists readable and writable by its
+// owner alone (0600), and returns those whose mode it had to narrow.
+func MakePrivate(paths ...string) ([]string, error) {
+	var changed []string
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		} else if err != nil {
+			return changed, err
+		}
+		if st.Mode().Perm()&0o077 == 0 {
+			continue
+		}
+		if err := os.Chmod(p, 0o600); err != nil {
+			return changed, err
+		}
+		changed = append(changed, p)
+	}
+	return changed, nil
 }
 
 func (s *Store) provider() (*goose.Provider, error) {

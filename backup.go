@@ -1,0 +1,318 @@
+package main
+
+import (
+	"archive/tar"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/recur-journal/recur/migrations"
+	"github.com/recur-journal/recur/store"
+)
+
+// A backup is one gzip-compressed tar archive of the two files a data folder
+// needs, both at its top: recur.db, a consistent copy of the database, and
+// secret.key, the instance's secret.
+const (
+	// backupDB is the database's name in the archive and in the data folder.
+	backupDB = "recur.db"
+	// maxKeySize bounds secret.key in an archive; Recur writes 65 bytes.
+	maxKeySize = 4 << 10
+	// maxDBSize bounds the database in an archive, so a damaged or forged
+	// archive cannot fill the disk.
+	maxDBSize = 64 << 30
+	// maxTrailer bounds what restore reads after the archive's last member.
+	maxTrailer = 1 << 20
+)
+
+const backupAbout = `Write one archive (tar.gz) holding a consistent copy of the database and
+secret.key, readable by you alone. FILE must not exist yet. The server may keep
+running meanwhile. The archive holds every journal and the key that signs
+sign-in links and seals two-factor secrets: keep it as private as the data folder.
+
+Bring it back with: recur restore FILE`
+
+const restoreAbout = `Bring back an archive made by "recur backup" into an empty (or absent) data
+folder: the one [storage] data_dir (RECUR_STORAGE_DATA_DIR) names, so give it the
+same --config as serve. The archive is checked first: it must hold recur.db (at
+most 64 GiB) and secret.key (a key Recur made) and nothing else, and the
+database must pass SQLite's integrity check and migrate. Nothing is written
+unless all of that holds. A folder that already holds a database or a
+secret.key is refused: point data_dir at a new folder, or stop Recur and move
+the old one away. Files are written 0600, a new folder 0700.`
+
+// backup writes the archive to path.
+func (m *Main) backup(ctx context.Context, path string) error {
+	if err := m.loadConfig(); err != nil {
+		return err
+	}
+	if err := refuseExisting(path); err != nil {
+		return err
+	}
+	if _, err := os.Stat(m.Config.DBPath()); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("there is no database at %s to back up; check [storage] data_dir (RECUR_STORAGE_DATA_DIR)", m.Config.DBPath())
+	}
+	if err := m.openStore(ctx, false); err != nil {
+		return err
+	}
+	key, err := loadSecret(m.Config.Storage.DataDir)
+	if err != nil {
+		return err
+	}
+
+	// The copy goes to a private folder beside the archive, then into it.
+	tmp, err := os.MkdirTemp(filepath.Dir(path), ".recur-backup-*")
+	if err != nil {
+		return fmt.Errorf("cannot write beside %s: %w", path, err)
+	}
+	defer os.RemoveAll(tmp)
+	db := filepath.Join(tmp, backupDB)
+	fmt.Fprintln(m.Stderr, "Copying the database...")
+	if err := m.store.Backup(ctx, db); err != nil {
+		return fmt.Errorf("copy the database: %w", err)
+	}
+
+	// O_EXCL: an archive that appeared meanwhile is not overwritten either.
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return refuseExisting(path)
+	} else if err != nil {
+		return err
+	}
+	n := &countingWriter{w: f}
+	err = writeArchive(n, db, secretText(key))
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	fmt.Fprintf(m.Stdout, "Wrote %s (%s): the database and %s. Keep it private.\nBring it back into an empty data folder with: recur restore %s\n",
+		path, byteSize(n.n), secretFile, path)
+	return nil
+}
+
+func refuseExisting(path string) error {
+	if _, err := os.Lstat(path); err == nil {
+		return fmt.Errorf("%s already exists; name a new file, or move the old one away first", path)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// writeArchive writes the key and the database file at db as a tar.gz to w.
+func writeArchive(w io.Writer, db string, key []byte) error {
+	f, err := os.Open(db)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	gz := gzip.NewWriter(w)
+	tw := tar.NewWriter(gz)
+	now := time.Now().UTC().Truncate(time.Second)
+	for _, member := range []struct {
+		name string
+		size int64
+		r    io.Reader
+	}{{secretFile, int64(len(key)), strings.NewReader(string(key))}, {backupDB, st.Size(), f}} {
+		h := &tar.Header{Typeflag: tar.TypeReg, Name: member.name, Mode: 0o600, Size: member.size, ModTime: now}
+		if err := tw.WriteHeader(h); err != nil {
+			return err
+		}
+		if _, err := io.Copy(tw, member.r); err != nil {
+			return err
+		}
+	}
+	if err := tw.Close(); err != nil {
+		return err
+	}
+	return gz.Close()
+}
+
+// restore brings the archive at path back into the data folder.
+func (m *Main) restore(ctx context.Context, path string) error {
+	if err := m.loadConfig(); err != nil {
+		return err
+	}
+	dir := m.Config.Storage.DataDir
+	if err := refuseUsedDataDir(dir); err != nil {
+		return err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+
+	// The archive is unpacked into a hidden folder inside the data folder, so
+	// that moving its files into place is a rename on one file system, and
+	// checked there. Whatever fails, the folder is left as it was found.
+	_, statErr := os.Stat(dir)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("create the data folder %s: %w", dir, err)
+	}
+	stage, err := os.MkdirTemp(dir, ".recur-restore-*")
+	if err != nil {
+		return err
+	}
+	done := false
+	defer func() {
+		os.RemoveAll(stage)
+		if !done && errors.Is(statErr, fs.ErrNotExist) {
+			os.Remove(dir)
+		}
+	}()
+
+	if err := unpackArchive(f, stage); err != nil {
+		return fmt.Errorf("%s: %w; nothing was restored", path, err)
+	}
+	if err := checkBackup(ctx, stage); err != nil {
+		return fmt.Errorf("%s: %w; nothing was restored", path, err)
+	}
+	// The database goes last: a folder with recur.db in it is a restored one.
+	if err := refuseUsedDataDir(dir); err != nil {
+		return err
+	}
+	for _, name := range []string{secretFile, backupDB + "-wal", backupDB} {
+		if _, err := os.Stat(filepath.Join(stage, name)); errors.Is(err, fs.ErrNotExist) && name != backupDB {
+			continue // SQLite folds the log into the database when it closes
+		}
+		if err := os.Rename(filepath.Join(stage, name), filepath.Join(dir, name)); err != nil {
+			return err
+		}
+	}
+	done = true
+	if err := m.secureDataDir(); err != nil {
+		return err
+	}
+	next := "recur serve"
+	if m.ConfigPath != "" {
+		next += " --config " + m.ConfigPath
+	}
+	fmt.Fprintf(m.Stdout, "Restored %s into %s.\nStart Recur with: %s\n", path, dir, next)
+	return nil
+}
+
+// refuseUsedDataDir fails when dir already holds a database or a secret.
+func refuseUsedDataDir(dir string) error {
+	for _, name := range append(store.DatabaseFiles(backupDB), secretFile) {
+		if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
+			return fmt.Errorf("the data folder %s already holds %s; restore only into an empty folder: point [storage] data_dir (RECUR_STORAGE_DATA_DIR) at a new one, or stop Recur and move %s away first",
+				dir, name, dir)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+// unpackArchive reads a backup archive from r into the folder stage. It
+// takes only the two members a backup has, each once, each within its size
+// bound, and reads the compressed stream to its end so that its checksum is
+// checked.
+func unpackArchive(r io.Reader, stage string) error {
+	gz, err := gzip.NewReader(r)
+	if err != nil {
+		return errors.New("not a backup made by recur backup (not gzip-compressed)")
+	}
+	limits := map[string]int64{backupDB: maxDBSize, secretFile: maxKeySize}
+	tr := tar.NewReader(gz)
+	for {
+		h, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			return fmt.Errorf("damaged archive: %w", err)
+		}
+		limit, ok := limits[h.Name]
+		switch {
+		case strings.ContainsAny(h.Name, `/\`) || strings.Contains(h.Name, ".."):
+			return fmt.Errorf("member %q has a path; a backup holds only %s and %s, at its top", h.Name, backupDB, secretFile)
+		case !ok && (h.Name == backupDB || h.Name == secretFile):
+			return fmt.Errorf("archive holds %s twice", h.Name)
+		case !ok:
+			return fmt.Errorf("member %q is not part of a backup, which holds only %s and %s", h.Name, backupDB, secretFile)
+		case h.Typeflag != tar.TypeReg:
+			return fmt.Errorf("member %s is not a plain file", h.Name)
+		case h.Size > limit:
+			return fmt.Errorf("member %s is %s, more than the %s a restore takes", h.Name, byteSize(h.Size), byteSize(limit))
+		}
+		delete(limits, h.Name)
+		if err := unpackFile(tr, filepath.Join(stage, h.Name), h.Size); err != nil {
+			return fmt.Errorf("damaged archive: %s: %w", h.Name, err)
+		}
+	}
+	if n, err := io.Copy(io.Discard, io.LimitReader(gz, maxTrailer)); err != nil {
+		return fmt.Errorf("damaged archive: %w", err)
+	} else if n == maxTrailer {
+		return errors.New("damaged archive: more follows its last member")
+	}
+	for _, name := range []string{secretFile, backupDB} {
+		if _, missing := limits[name]; missing {
+			return fmt.Errorf("not a complete backup: %s is missing", name)
+		}
+	}
+	return nil
+}
+
+// unpackFile copies size bytes from r to a new private file at path.
+func unpackFile(r io.Reader, path string, size int64) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	n, err := io.Copy(f, io.LimitReader(r, size))
+	if err == nil && n != size {
+		err = io.ErrUnexpectedEOF
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// checkBackup checks the unpacked files in stage: the key is one Recur
+// made, and the database opens, passes SQLite's quick check and migrates.
+func checkBackup(ctx context.Context, stage string) error {
+	b, err := os.ReadFile(filepath.Join(stage, secretFile))
+	if err != nil {
+		return err
+	}
+	if _, ok := parseSecret(b); !ok {
+		return fmt.Errorf("%s in it is not a secret Recur made", secretFile)
+	}
+	s, err := store.Open(store.Options{Path: filepath.Join(stage, backupDB), Migrations: migrations.FS})
+	if err != nil {
+		return fmt.Errorf("its database does not open: %w", err)
+	}
+	err = s.Check(ctx)
+	if err == nil {
+		_, err = s.Migrate(ctx)
+	}
+	if cerr := s.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("its database cannot be used: %w", err)
+	}
+	return nil
+}
