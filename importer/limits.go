@@ -25,7 +25,7 @@ const (
 	MaxTextBytes = 128 << 20
 
 	maxFiles     = 100000   // files in a zip or folder
-	maxDirectory = 16 << 20 // bytes of a zip's central directory, which is read whole
+	maxDirectory = 8 << 20  // bytes of a zip's central directory, which is read whole
 	maxPath      = 1024     // bytes of the path of a file in a zip or folder
 	maxDepth     = 32       // folders above a file in a zip or folder
 	readChunk    = 64 << 10 // the most one read hands a JSON decoder at once

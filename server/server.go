@@ -76,6 +76,7 @@ type Server struct {
 	sessions *scs.SessionManager
 	keys     keys
 	limiter  *limiter
+	imports  *importSlots
 	origin   string // scheme://host of BaseURL
 }
 
