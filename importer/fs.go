@@ -55,7 +55,7 @@ func (r *reader) readFS(fsys fs.FS) (*Result, error) {
 			if info, err := d.Info(); err == nil {
 				size = info.Size()
 			}
-			files = append(files, file{p, size, func() (io.ReadCloser, error) { return fsys.Open(p) }})
+			files = append(files, file{cleanName(p), size, func() (io.ReadCloser, error) { return fsys.Open(p) }})
 		}
 		return nil
 	})
@@ -73,7 +73,7 @@ func (r *reader) readZip(zr *zip.Reader) (*Result, error) {
 	var files []file
 	hidden := map[string]bool{}
 	for _, f := range zr.File {
-		name := strings.ReplaceAll(f.Name, `\`, "/")
+		name := cleanName(f.Name)
 		if strings.HasSuffix(name, "/") {
 			continue // a folder
 		}

@@ -112,7 +112,7 @@ func Read(name string, data []byte, opts Options) (*Result, error) {
 // the limits of limits.go. Every error about the content is an *Error.
 func ReadAt(name string, ra io.ReaderAt, size int64, opts Options) (*Result, error) {
 	r := newReader(opts)
-	name = strings.ReplaceAll(name, `\`, "/")
+	name = cleanName(name)
 	f := file{path: name, size: size, open: func() (io.ReadCloser, error) {
 		return io.NopCloser(io.NewSectionReader(ra, 0, size)), nil
 	}}
@@ -304,4 +304,10 @@ func normalizeNewlines(s string) string {
 		return s
 	}
 	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+}
+
+// cleanName is a file name as messages and sources show it: with forward
+// slashes, and valid UTF-8 whatever the zip or form said.
+func cleanName(name string) string {
+	return strings.ToValidUTF8(strings.ReplaceAll(name, `\`, "/"), "\uFFFD")
 }
