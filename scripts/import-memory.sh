@@ -71,5 +71,5 @@ for i in 1 2 3 4; do
 done
 for p in $posts; do wait "$p"; done
 after=$(kib VmHWM)
-echo "four at once: statuses $(cat "$work/status1" "$work/status2" "$work/status3" "$work/status4" | tr '\n' ' ')"
+echo "four at once: statuses $(for i in 1 2 3 4; do printf "%s " "$(cat "$work/status$i")"; done)"
 echo "  RSS before $((before / 1024)) MiB, peak $((after / 1024)) MiB, growth $(((after - before) / 1024)) MiB"
