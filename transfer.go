@@ -97,11 +97,13 @@ func (m *Main) importJournal(ctx context.Context, path, email string, wait bool)
 	if info.IsDir() {
 		res, err = importer.ReadFS(os.DirFS(path), opts)
 	} else {
-		var data []byte
-		if data, err = os.ReadFile(path); err != nil {
+		// Read a piece at a time, within the same limits as an upload.
+		var f *os.File
+		if f, err = os.Open(path); err != nil {
 			return err
 		}
-		res, err = importer.Read(filepath.Base(path), data, opts)
+		defer f.Close()
+		res, err = importer.ReadAt(filepath.Base(path), f, info.Size(), opts)
 	}
 	if err != nil {
 		return fmt.Errorf("nothing was imported: %w", err)

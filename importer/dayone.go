@@ -24,13 +24,9 @@ var dayOneMoment = regexp.MustCompile(`!\[[^\]\n]*\]\(dayone-moment:[^)\s]*\)`)
 var blankRun = regexp.MustCompile(`\n[ \t]*\n(?:[ \t]*\n)+`)
 
 // readDayOne reads a Day One journal JSON file.
-func (r *reader) readDayOne(file string, data []byte) error {
-	entries, err := decodeEntries[dayOneEntry](file, data)
-	if err != nil {
-		return err
-	}
-	for i, e := range entries {
-		source := entrySource(file, i)
+func (r *reader) readDayOne(f file) error {
+	return eachEntry(r, f, func(i int, e *dayOneEntry) error {
+		source := entrySource(f.path, i)
 		if e.CreationDate == nil || strings.TrimSpace(*e.CreationDate) == "" {
 			return errorf(source, "the entry has no creationDate; export the journal from Day One again and upload it unchanged.")
 		}
@@ -40,11 +36,8 @@ func (r *reader) readDayOne(file string, data []byte) error {
 		if err != nil {
 			return errorf(source, "the creationDate %q is not a date like 2023-01-05T18:23:11Z; export the journal from Day One again and upload it unchanged.", *e.CreationDate)
 		}
-		if err := r.add(source, at, cleanDayOne(e.Text)); err != nil {
-			return err
-		}
-	}
-	return nil
+		return r.add(source, at, cleanDayOne(e.Text))
+	})
 }
 
 // cleanDayOne turns the Markdown of a Day One entry into its plain text:

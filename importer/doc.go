@@ -83,8 +83,12 @@
 // without a readable "creationDate", a jrnl entry without a readable date
 // or time, a Markdown file without a date, text that is not UTF-8, a date
 // before 1900, and an upload without a single entry ("No journal entries
-// found in this upload."). A zip or folder may hold at most 100000 files
-// and 512 MiB once unpacked (Options.MaxBytes); the bytes are counted as
+// found in this upload."). An upload is read in pieces within limits that
+// bound what it costs (see limits.go): a Markdown or text file at most
+// 4 MiB, a JSON export 64 MiB and each of its entries 4 MiB, a zip's list of
+// files 8 MiB, a path 1024 bytes and 32 folders, and a zip or folder at
+// most 100000 files and 512 MiB once unpacked (Options.MaxBytes), giving
+// at most 100000 entries and 128 MiB of text. The bytes are counted as
 // they are unpacked, so an upload that claims less but holds more stops at
 // the limit. Entries of a zip whose names reach outside it ("../x.md") are
 // skipped.

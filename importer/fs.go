@@ -11,9 +11,12 @@ import (
 	"strings"
 )
 
-// file is one file of a zip or folder, listed before anything is read.
+// file is one file of an upload, listed before anything is read. It can
+// be opened again: a JSON file is read once to tell what it is and once
+// more to read its entries.
 type file struct {
 	path string
+	size int64 // the size it claims, -1 when unknown; only what is read counts
 	open func() (io.ReadCloser, error)
 }
 
@@ -33,6 +36,9 @@ func (r *reader) readFS(fsys fs.FS) (*Result, error) {
 		if count++; count > maxFiles {
 			return errTooManyFiles()
 		}
+		if err := checkPath(p); err != nil {
+			return err
+		}
 		if isHidden(d.Name()) {
 			r.res.Skipped++
 			if d.IsDir() {
@@ -45,7 +51,11 @@ func (r *reader) readFS(fsys fs.FS) (*Result, error) {
 		case !d.Type().IsRegular(): // links are never followed
 			r.res.Skipped++
 		default:
-			files = append(files, file{p, func() (io.ReadCloser, error) { return fsys.Open(p) }})
+			size := int64(-1)
+			if info, err := d.Info(); err == nil {
+				size = info.Size()
+			}
+			files = append(files, file{cleanName(p), size, func() (io.ReadCloser, error) { return fsys.Open(p) }})
 		}
 		return nil
 	})
@@ -63,13 +73,16 @@ func (r *reader) readZip(zr *zip.Reader) (*Result, error) {
 	var files []file
 	hidden := map[string]bool{}
 	for _, f := range zr.File {
-		name := strings.ReplaceAll(f.Name, `\`, "/")
+		name := cleanName(f.Name)
 		if strings.HasSuffix(name, "/") {
 			continue // a folder
 		}
 		if !fs.ValidPath(name) {
 			r.res.Skipped++
 			continue
+		}
+		if err := checkPath(name); err != nil {
+			return nil, err
 		}
 		// Count a hidden folder once, as a walk of the unpacked folder does.
 		if dir, ok := hiddenPrefix(name); ok {
@@ -83,7 +96,7 @@ func (r *reader) readZip(zr *zip.Reader) (*Result, error) {
 			r.res.Skipped++
 			continue
 		}
-		files = append(files, file{name, f.Open})
+		files = append(files, file{name, int64(min(f.UncompressedSize64, 1<<62)), f.Open})
 	}
 	// The order of a walk of the unpacked folder: a folder's files before
 	// the names it is a prefix of.
@@ -125,27 +138,19 @@ func (r *reader) readFiles(files []file) (*Result, error) {
 		}
 	}
 
-	type journal struct {
-		path string
-		data []byte
-	}
-	var dayOne, jrnl, recur []journal
+	var dayOne, jrnl, recur []file
 	for _, f := range jsonFiles {
-		data, err := r.readFile(f)
-		if err != nil {
-			return nil, err
-		}
-		kind, err := classify(f.path, data)
+		kind, err := r.classify(f)
 		if err != nil {
 			return nil, err
 		}
 		switch kind {
 		case DayOne:
-			dayOne = append(dayOne, journal{f.path, data})
+			dayOne = append(dayOne, f)
 		case JRNL:
-			jrnl = append(jrnl, journal{f.path, data})
+			jrnl = append(jrnl, f)
 		case Recur:
-			recur = append(recur, journal{f.path, data})
+			recur = append(recur, f)
 		default:
 			r.res.Skipped++
 		}
@@ -156,33 +161,30 @@ func (r *reader) readFiles(files []file) (*Result, error) {
 		if len(recur) > 1 || len(dayOne)+len(jrnl) > 0 {
 			return nil, &Error{Message: "This upload holds a Recur export beside other journal files; upload the Recur export on its own."}
 		}
-		return &Result{Format: Recur, Recur: recur[0].data, Skipped: r.res.Skipped + len(markdownFiles)}, nil
+		r.res.Skipped += len(markdownFiles)
+		return r.readRecur(recur[0])
 	case len(dayOne) > 0 && len(jrnl) > 0:
 		return nil, &Error{Message: "This upload holds both Day One and jrnl exports; upload them one at a time."}
 	case len(dayOne) > 0:
 		r.res.Format = DayOne
 		r.res.Skipped += len(markdownFiles)
-		for _, j := range dayOne {
-			if err := r.readDayOne(j.path, j.data); err != nil {
+		for _, f := range dayOne {
+			if err := r.readDayOne(f); err != nil {
 				return nil, err
 			}
 		}
 	case len(jrnl) > 0:
 		r.res.Format = JRNL
 		r.res.Skipped += len(markdownFiles)
-		for _, j := range jrnl {
-			if err := r.readJRNL(j.path, j.data); err != nil {
+		for _, f := range jrnl {
+			if err := r.readJRNL(f); err != nil {
 				return nil, err
 			}
 		}
 	default:
 		r.res.Format = Markdown
 		for _, f := range markdownFiles {
-			data, err := r.readFile(f)
-			if err != nil {
-				return nil, err
-			}
-			if err := r.readMarkdown(f.path, data); err != nil {
+			if err := r.readMarkdown(f); err != nil {
 				return nil, err
 			}
 		}
@@ -190,32 +192,59 @@ func (r *reader) readFiles(files []file) (*Result, error) {
 	return r.finish()
 }
 
-// readFile reads one file, counting its bytes against the budget as they
-// are unpacked, so that a zip bomb stops at the limit.
-func (r *reader) readFile(f file) ([]byte, error) {
+// readRecur reads a Recur export whole: it is handed on untouched.
+func (r *reader) readRecur(f file) (*Result, error) {
+	data, err := r.readFile(f, MaxJSONBytes, "a JSON export")
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Format: Recur, Recur: data, Skipped: r.res.Skipped}, nil
+}
+
+// readFile reads one file whole, counting its bytes as they are unpacked
+// against limit, the most a file of its kind may hold, and against the
+// budget of the upload, so that a zip bomb stops at whichever comes first.
+func (r *reader) readFile(f file, limit int64, kind string) ([]byte, error) {
+	if f.size > limit {
+		return nil, errFileSize(f.path, kind, limit)
+	}
 	rc, err := f.open()
 	if err != nil {
 		return nil, errorf(f.path, "cannot be read (%v); upload the files again.", unwrapPath(err))
 	}
 	defer rc.Close()
-	data, err := io.ReadAll(io.LimitReader(rc, r.budget+1))
-	if err != nil {
+	data, err := readAll(rc, min(limit, r.budget), f.size)
+	switch {
+	case errors.Is(err, errFileTooLarge) && r.budget < limit:
+		return nil, errTotalSize(r.limit)
+	case errors.Is(err, errFileTooLarge):
+		return nil, errFileSize(f.path, kind, limit)
+	case err != nil:
 		return nil, errorf(f.path, "cannot be read (%v); make the zip again and upload it.", unwrapPath(err))
-	}
-	if int64(len(data)) > r.budget {
-		return nil, &Error{Message: fmt.Sprintf("This upload holds more than %s once unpacked; split it into smaller uploads.", size(r.limit))}
 	}
 	r.budget -= int64(len(data))
 	return data, nil
 }
 
-// errTooManyFiles is the error of a zip or folder with too many files.
-func errTooManyFiles() *Error {
-	return &Error{Message: fmt.Sprintf("This upload holds more than %d files; split it into smaller uploads.", maxFiles)}
+// errTotalSize is the error of an upload over its budget.
+func errTotalSize(limit int64) *Error {
+	return &Error{Message: fmt.Sprintf("This upload holds more than %s once unpacked; split it into smaller uploads.", sizeText(limit))}
 }
 
-// size says a number of bytes for people.
-func size(n int64) string {
+// checkPath refuses a path in a zip or folder that is too long or deep.
+func checkPath(p string) error {
+	if len(p) > maxPath || strings.Count(p, "/") > maxDepth {
+		short := p
+		if len(short) > 80 {
+			short = short[:80] + "…"
+		}
+		return errorf(short, "the path is longer than %d bytes or deeper than %d folders; move the file up and upload it again.", maxPath, maxDepth)
+	}
+	return nil
+}
+
+// sizeText says a number of bytes for people.
+func sizeText(n int64) string {
 	switch {
 	case n >= 1<<20 && n%(1<<20) == 0:
 		return fmt.Sprintf("%d MiB", n>>20)

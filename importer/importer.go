@@ -2,9 +2,11 @@ package importer
 
 import (
 	"archive/zip"
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"slices"
@@ -59,14 +61,13 @@ type Result struct {
 type Options struct {
 	Location *time.Location // for dates and times without a zone (jrnl, Markdown); nil means UTC
 	MaxText  int            // entries longer than this many runes are split; 0 means 10000
-	MaxBytes int64          // cap on the uncompressed bytes read from a zip or folder; 0 means 512 MiB
+	MaxBytes int64          // cap on the uncompressed bytes read from a zip or folder, in all; 0 means 512 MiB
 }
 
-// Defaults for Options left zero, and the most files a zip or folder may hold.
+// Defaults for Options left zero.
 const (
 	defaultMaxText  = 10000
 	defaultMaxBytes = 512 << 20
-	maxFiles        = 100000
 )
 
 // Error says what is wrong with an upload, naming the file or entry. Nothing
@@ -98,56 +99,73 @@ func errNoEntries() *Error {
 	return &Error{Message: "No journal entries found in this upload."}
 }
 
-// Read reads one uploaded file: a zip, a JSON export (Day One, jrnl or
-// Recur), or a single Markdown file. name is the file's name, used in
-// messages and to recognise a single .md, .markdown or .txt file; it may be
-// "". The kind of file is told by its content, not its name. Every error
-// about the content is an *Error.
+// Read reads one uploaded file held in memory, as ReadAt does.
 func Read(name string, data []byte, opts Options) (*Result, error) {
+	return ReadAt(name, bytes.NewReader(data), int64(len(data)), opts)
+}
+
+// ReadAt reads one uploaded file of size bytes: a zip, a JSON export (Day
+// One, jrnl or Recur), or a single Markdown file. name is the file's name,
+// used in messages and to recognise a single .md, .markdown or .txt file;
+// it may be "". The kind of file is told by its content, not its name. The
+// file is read in pieces, never held whole (but for a Recur export), within
+// the limits of limits.go. Every error about the content is an *Error.
+func ReadAt(name string, ra io.ReaderAt, size int64, opts Options) (*Result, error) {
 	r := newReader(opts)
-	name = strings.ReplaceAll(name, `\`, "/")
-	switch {
-	case len(bytes.TrimSpace(data)) == 0:
+	name = cleanName(name)
+	f := file{path: name, size: size, open: func() (io.ReadCloser, error) {
+		return io.NopCloser(io.NewSectionReader(ra, 0, size)), nil
+	}}
+	head := make([]byte, 4)
+	n, _ := ra.ReadAt(head, 0)
+	head = head[:n]
+	switch first := firstByte(io.NewSectionReader(ra, 0, size)); {
+	case first == 0:
 		return nil, &Error{Source: name, Message: "the file is empty; " + accepted + "."}
-	case bytes.HasPrefix(data, []byte("PK\x03\x04")) || bytes.HasPrefix(data, []byte("PK\x05\x06")):
-		zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	case bytes.Equal(head, []byte("PK\x03\x04")) || bytes.Equal(head, []byte("PK\x05\x06")):
+		dir := &directoryReader{ra: ra}
+		zr, err := zip.NewReader(dir, size)
+		dir.done = true
+		switch {
+		case errors.Is(err, errDirectoryTooLarge):
+			return nil, &Error{Source: name, Message: fmt.Sprintf("the zip's list of files is larger than %s; split it into smaller uploads.", sizeText(maxDirectory))}
 		// Insecure names (reported only under GODEBUG=zipinsecurepath=0)
 		// do no harm: readZip skips them.
-		if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
+		case err != nil && !errors.Is(err, zip.ErrInsecurePath):
 			return nil, &Error{Source: name, Message: fmt.Sprintf("this zip cannot be opened (%v); make the zip again and upload it.", err)}
 		}
 		if len(zr.File) > maxFiles {
 			return nil, errTooManyFiles()
 		}
 		return r.readZip(zr)
-	case isJSONObject(data):
-		kind, err := classify(name, data)
+	case first == '{':
+		kind, err := r.classify(f)
 		if err != nil && !isMarkdownName(name) {
 			return nil, err
 		}
 		switch kind {
 		case Recur:
-			return &Result{Format: Recur, Recur: data}, nil
+			return r.readRecur(f)
 		case DayOne:
 			r.res.Format = DayOne
-			err = r.readDayOne(name, data)
+			err = r.readDayOne(f)
 		case JRNL:
 			r.res.Format = JRNL
-			err = r.readJRNL(name, data)
+			err = r.readJRNL(f)
 		default:
 			// A Markdown or text file that happens to start with "{".
 			if !isMarkdownName(name) {
 				return nil, &Error{Source: name, Message: "this JSON is not a journal export Recur knows; " + accepted + "."}
 			}
 			r.res.Format = Markdown
-			err = r.readMarkdown(name, data)
+			err = r.readMarkdown(f)
 		}
 		if err != nil {
 			return nil, err
 		}
 	case isMarkdownName(name):
 		r.res.Format = Markdown
-		if err := r.readMarkdown(name, data); err != nil {
+		if err := r.readMarkdown(f); err != nil {
 			return nil, err
 		}
 	default:
@@ -158,6 +176,24 @@ func Read(name string, data []byte, opts Options) (*Result, error) {
 		return nil, &Error{Source: name, Message: msg}
 	}
 	return r.finish()
+}
+
+// firstByte is the first byte of r after a byte-order mark that is not a
+// space, or 0 when there is none. It reads a piece at a time.
+func firstByte(r io.Reader) byte {
+	br := bufio.NewReader(r)
+	if head, _ := br.Peek(3); bytes.Equal(head, []byte("\ufeff")) {
+		br.Discard(3)
+	}
+	for {
+		c, err := br.ReadByte()
+		if err != nil {
+			return 0
+		}
+		if !isSpace(c) {
+			return c
+		}
+	}
 }
 
 // ReadFS reads a folder, or an opened zip: the Day One journal JSON files
@@ -176,6 +212,7 @@ type reader struct {
 	maxText int
 	budget  int64 // bytes still allowed to be read from a zip or folder
 	limit   int64 // the whole budget, for messages
+	text    int   // bytes of text in res.Entries
 	res     Result
 }
 
@@ -209,7 +246,13 @@ func (r *reader) add(source string, at time.Time, text string) error {
 		return errorf(source, "dated %s, before 1900; correct the date and upload it again.", at.Format("2006-01-02"))
 	}
 	at = at.UTC().Truncate(time.Microsecond)
+	if r.text += len(text); r.text > MaxTextBytes {
+		return &Error{Message: fmt.Sprintf("This upload holds more than %s of text; split it into smaller uploads.", sizeText(MaxTextBytes))}
+	}
 	parts := splitText(text, r.maxText)
+	if len(r.res.Entries)+len(parts) > MaxEntries {
+		return &Error{Message: fmt.Sprintf("This upload holds more than %d entries; split it into smaller uploads.", MaxEntries)}
+	}
 	for i, p := range parts {
 		src := source
 		if len(parts) > 1 {
@@ -261,4 +304,10 @@ func normalizeNewlines(s string) string {
 		return s
 	}
 	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+}
+
+// cleanName is a file name as messages and sources show it: with forward
+// slashes, and valid UTF-8 whatever the zip or form said.
+func cleanName(name string) string {
+	return strings.ToValidUTF8(strings.ReplaceAll(name, `\`, "/"), "\uFFFD")
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -136,7 +137,9 @@ func TestReadFSSkipsUnread(t *testing.T) {
 	if got, want := res.Skipped, 2+9; got != want {
 		t.Errorf("Skipped = %d, want %d", got, want)
 	}
-	if got, want := strings.Join(fsys.opened, " "), "Export/Journal.json Export/settings.json"; got != want {
+	// A journal is opened once to tell what it is and once to read it.
+	slices.Sort(fsys.opened)
+	if got, want := strings.Join(slices.Compact(fsys.opened), " "), "Export/Journal.json Export/settings.json"; got != want {
 		t.Errorf("opened %s, want only %s", got, want)
 	}
 }

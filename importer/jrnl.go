@@ -17,13 +17,9 @@ type jrnlEntry struct {
 
 // readJRNL reads a jrnl JSON export. Its dates and times are local ones,
 // read in the reader's location.
-func (r *reader) readJRNL(file string, data []byte) error {
-	entries, err := decodeEntries[jrnlEntry](file, data)
-	if err != nil {
-		return err
-	}
-	for i, e := range entries {
-		source := entrySource(file, i)
+func (r *reader) readJRNL(f file) error {
+	return eachEntry(r, f, func(i int, e *jrnlEntry) error {
+		source := entrySource(f.path, i)
 		if e.Date == nil || strings.TrimSpace(*e.Date) == "" {
 			return errorf(source, "the entry has no date; export the journal again with jrnl --export json and upload it unchanged.")
 		}
@@ -43,11 +39,8 @@ func (r *reader) readJRNL(file string, data []byte) error {
 			hour, minute, sec = t.Clock()
 		}
 		at := time.Date(day.Year(), day.Month(), day.Day(), hour, minute, sec, 0, r.loc)
-		if err := r.add(source, at, joinTitle(e.Title, e.Body)); err != nil {
-			return err
-		}
-	}
-	return nil
+		return r.add(source, at, joinTitle(e.Title, e.Body))
+	})
 }
 
 // joinTitle puts back together the text jrnl split into title and body.

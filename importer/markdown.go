@@ -9,7 +9,16 @@ import (
 
 // readMarkdown reads one Markdown or text file as one entry, dated by its
 // front matter or else by its path.
-func (r *reader) readMarkdown(file string, data []byte) error {
+func (r *reader) readMarkdown(f file) error {
+	data, err := r.readFile(f, MaxMarkdownBytes, "a Markdown or text file")
+	if err != nil {
+		return err
+	}
+	return r.readMarkdownText(f.path, data)
+}
+
+// readMarkdownText reads the text of a Markdown file.
+func (r *reader) readMarkdownText(file string, data []byte) error {
 	if !utf8.Valid(data) {
 		return errorf(file, "the file is not UTF-8 text; save it as UTF-8 and upload it again.")
 	}

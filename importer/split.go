@@ -13,7 +13,7 @@ import (
 // runes. Only whitespace is lost at a cut.
 func splitText(text string, limit int) []string {
 	var parts []string
-	for utf8.RuneCountInString(text) > limit {
+	for longerThan(text, limit) {
 		cut := cutPoint(text, limit)
 		parts = append(parts, strings.TrimSpace(text[:cut]))
 		text = strings.TrimSpace(text[cut:])
@@ -90,4 +90,19 @@ func lastSentenceEnd(text string, end int) int {
 		}
 	}
 	return best
+}
+
+// longerThan reports whether s holds more than n runes, looking at no more
+// than n+1 of them: counting the whole of a long text at every cut would
+// make splitting it quadratic.
+func longerThan(s string, n int) bool {
+	if len(s) <= n {
+		return false
+	}
+	for range s {
+		if n--; n < 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"mime"
 	"mime/multipart"
 	"net/http"
+	"os"
 	"path"
-	"testing/fstest"
-	"time"
+	"path/filepath"
+	"slices"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -57,7 +59,15 @@ const (
 type importInput struct {
 	ContentType string `header:"Content-Type"`
 	Filename    string `query:"filename" maxLength:"255" doc:"The upload's file name, when the body is the file itself: it names the import, and a name ending in .md, .markdown or .txt marks a single Markdown entry."`
-	RawBody     []byte
+	body        io.Reader
+}
+
+// Resolve takes the request body as a stream: the handler copies it to a
+// temporary file once it holds an import slot, so that an upload is never
+// held in memory whole.
+func (in *importInput) Resolve(ctx huma.Context) []error {
+	in.body = ctx.BodyReader()
+	return nil
 }
 
 type exportOutput struct {
@@ -70,8 +80,10 @@ func (s *Server) registerImports() {
 	huma.Register(s.api, op(http.MethodGet, "/job-batches/{jobBatch}", "get-job-batch", "Captures", "Follow a job batch",
 		scopeCapturesRead, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound), s.getJobBatch)
 
+	s.imports = newImportSlots(maxImportsAtOnce)
 	o := op(http.MethodPost, "/captures/import", importOperation, "Captures", "Import a journal",
-		scopeCapturesWrite, http.StatusUnauthorized, http.StatusForbidden, http.StatusRequestEntityTooLarge, http.StatusUnprocessableEntity)
+		scopeCapturesWrite, http.StatusUnauthorized, http.StatusForbidden, http.StatusRequestEntityTooLarge, http.StatusUnprocessableEntity,
+		http.StatusTooManyRequests)
 	o.DefaultStatus = http.StatusAccepted
 	o.Description += importDescription
 	huma.Register(s.api, o, s.importCaptures)
@@ -103,7 +115,7 @@ func (s *Server) registerImports() {
 	huma.Register(s.api, o, s.export)
 }
 
-const importDescription = ` Takes a Day One JSON export (its .zip, or the Journal.json in it), a jrnl JSON export (jrnl --export json), a zip of Markdown files with dates (or several Markdown files in one multipart form), a single Markdown file, or an export of Recur itself. Each entry becomes a capture dated as in the journal, and the captures are analysed oldest first, behind entries written meanwhile; the answer is the job batch that follows them (202). Entries already here (the same moment and text) are left out, so importing the same file again adds nothing. A file that cannot be read answers 422 under file, naming the entry or file at fault, and nothing is imported. Dates without a time zone are read in the account's timezone setting; a date without a time becomes noon. An entry longer than 10000 characters is split at paragraph breaks into several captures of the same moment. Uploads are limited to 64 MiB: upload the JSON of a Day One export without its photos, or run recur import on the server.`
+const importDescription = ` Takes a Day One JSON export (its .zip, or the Journal.json in it), a jrnl JSON export (jrnl --export json), a zip of Markdown files with dates (or several Markdown files in one multipart form), a single Markdown file, or an export of Recur itself. Each entry becomes a capture dated as in the journal, and the captures are analysed oldest first, behind entries written meanwhile; the answer is the job batch that follows them (202). Entries already here (the same moment and text) are left out, so importing the same file again adds nothing. A file that cannot be read answers 422 under file, naming the entry or file at fault, and nothing is imported. Dates without a time zone are read in the account's timezone setting; a date without a time becomes noon. An entry longer than 10000 characters is split at paragraph breaks into several captures of the same moment. Uploads are limited to 64 MiB: upload the JSON of a Day One export without its photos, or run recur import on the server. Once unpacked, a Markdown or text file may hold at most 4 MiB, a JSON export 64 MiB, one entry of a Day One or jrnl export 4 MiB, and an upload 512 MiB, 100000 files, 100000 entries and 128 MiB of text; a zip's list of files may take at most 8 MiB, a path 1024 bytes and 32 folders, and a form at most 1000 files. Over a limit answers 422 under file, naming the file and the limit. One import per account runs at a time, and two in all: beyond either the answer is 429 with Retry-After, saying which.`
 
 func (s *Server) getJobBatch(ctx context.Context, in *jobBatchInput) (*struct{ Body Data[JobBatch] }, error) {
 	b, err := s.opts.Store.FindJobBatch(ctx, current(ctx).User.ID, in.JobBatch)
@@ -122,6 +134,11 @@ func (s *Server) batchAnswer(b *store.JobBatch) *batchOutput {
 
 func (s *Server) importCaptures(ctx context.Context, in *importInput) (*batchOutput, error) {
 	userID := current(ctx).User.ID
+	release, err := s.imports.acquire(userID)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	loc, err := s.opts.Store.Location(ctx, userID)
 	if err != nil {
 		return nil, err
@@ -154,12 +171,15 @@ func Import(ctx context.Context, st *store.Store, userID, name string, res *impo
 	return st.ImportCaptures(ctx, userID, title, entries)
 }
 
+// maxFormFiles bounds the files of one multipart upload.
+const maxFormFiles = 1000
+
 // readUpload reads the body of an import: the file itself, or a multipart
-// form with one file, or several Markdown files, in fields named file.
+// form with one file, or several Markdown files, in fields named file. The
+// body is copied to temporary files (readable by Recur alone, removed
+// afterwards), and the importer reads them a piece at a time.
 func readUpload(in *importInput, opts importer.Options) (string, *importer.Result, error) {
-	if len(in.RawBody) == 0 {
-		return "", nil, &importer.Error{Message: emptyUpload}
-	}
+	body := &readErr{r: in.body}
 	mediaType, params, _ := mime.ParseMediaType(in.ContentType)
 	if mediaType != "multipart/form-data" {
 		name := path.Base(in.Filename)
@@ -169,42 +189,118 @@ func readUpload(in *importInput, opts importer.Options) (string, *importer.Resul
 				name = "entry.md"
 			}
 		}
-		res, err := importer.Read(name, in.RawBody, opts)
+		f, err := os.CreateTemp("", "recur-import-*")
+		if err != nil {
+			return "", nil, err
+		}
+		defer os.Remove(f.Name())
+		defer f.Close()
+		n, err := io.Copy(f, body)
+		if err != nil {
+			return "", nil, body.cause(err)
+		} else if n == 0 {
+			return "", nil, &importer.Error{Message: emptyUpload}
+		}
+		res, err := importer.ReadAt(name, f, n, opts)
 		return name, res, err
 	}
-	files := fstest.MapFS{}
+
+	dir, err := os.MkdirTemp("", "recur-import-*")
+	if err != nil {
+		return "", nil, err
+	}
+	defer os.RemoveAll(dir)
 	var names []string
-	mr := multipart.NewReader(bytes.NewReader(in.RawBody), params["boundary"])
+	mr := multipart.NewReader(body, params["boundary"])
 	for {
 		part, err := mr.NextPart()
 		if err == io.EOF {
 			break
 		} else if err != nil {
-			return "", nil, &importer.Error{Message: "The multipart form cannot be read: " + err.Error() + "."}
+			return "", nil, formError(body.cause(err))
 		}
 		if part.FormName() != "file" || part.FileName() == "" {
 			continue
 		}
-		data, err := io.ReadAll(part)
-		if err != nil {
-			return "", nil, &importer.Error{Message: "The multipart form cannot be read: " + err.Error() + "."}
-		}
 		name := path.Base(part.FileName())
-		if _, dup := files[name]; dup {
+		if !fs.ValidPath(name) {
+			return "", nil, &importer.Error{Source: name, Message: "This is not a file name; give the file a name and send it again."}
+		}
+		if slices.Contains(names, name) {
 			return "", nil, &importer.Error{Source: name, Message: "The form holds two files of this name; give each its own."}
 		}
-		files[name] = &fstest.MapFile{Data: data, Mode: 0o644, ModTime: time.Now()}
+		if len(names) == maxFormFiles {
+			return "", nil, &importer.Error{Message: fmt.Sprintf("The form holds more than %d files; put them in a zip and upload that.", maxFormFiles)}
+		}
+		if err := saveFile(filepath.Join(dir, name), part); err != nil {
+			return "", nil, formError(body.cause(err))
+		}
 		names = append(names, name)
 	}
 	switch len(names) {
 	case 0:
 		return "", nil, &importer.Error{Message: "The form holds no file: send it in a field named file."}
 	case 1:
-		res, err := importer.Read(names[0], files[names[0]].Data, opts)
+		f, err := os.Open(filepath.Join(dir, names[0]))
+		if err != nil {
+			return "", nil, err
+		}
+		defer f.Close()
+		info, err := f.Stat()
+		if err != nil {
+			return "", nil, err
+		}
+		res, err := importer.ReadAt(names[0], f, info.Size(), opts)
 		return names[0], res, err
 	}
-	res, err := importer.ReadFS(files, opts)
+	res, err := importer.ReadFS(os.DirFS(dir), opts)
 	return fmt.Sprintf("%d files", len(names)), res, err
+}
+
+// saveFile copies one file of a form to name, readable by Recur alone.
+func saveFile(name string, r io.Reader) error {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, r); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// formError is the error of a form that cannot be read: a body over the
+// limit stays itself (413), anything else is bad input.
+func formError(err error) error {
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return err
+	}
+	return &importer.Error{Message: "The multipart form cannot be read: " + err.Error() + "."}
+}
+
+// readErr remembers the error reading the body ended with, which the
+// multipart reader reports without wrapping.
+type readErr struct {
+	r   io.Reader
+	err error
+}
+
+func (b *readErr) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if err != nil && err != io.EOF {
+		b.err = err
+	}
+	return n, err
+}
+
+// cause is the error reading the body ended with, if any, else err.
+func (b *readErr) cause(err error) error {
+	if b.err != nil {
+		return b.err
+	}
+	return err
 }
 
 func (s *Server) reanalyse(ctx context.Context, _ *struct{}) (*batchOutput, error) {

@@ -81,6 +81,7 @@ type Server struct {
 	sessions *scs.SessionManager
 	keys     keys
 	limiter  *limiter
+	imports  *importSlots
 	origin   string // scheme://host of BaseURL
 
 	// Password checks (passwords.go) and the sign-in mail workers (signinmail.go).
