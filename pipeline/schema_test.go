@@ -187,3 +187,18 @@ func TestSchemaKeywords(t *testing.T) {
 		}
 	}
 }
+
+// TestTranslateLanguage keeps only a two-letter ISO 639-1 code from the
+// model: "é" is two bytes, not a language.
+func TestTranslateLanguage(t *testing.T) {
+	for given, want := range map[string]string{"PT": "pt", " de ": "de", "é": "", "p1": "", "por": "", "": ""} {
+		var a translateAnswer
+		content, _ := json.Marshal(map[string]string{"language": given, "translation": "I woke late."})
+		if err := a.accept(string(content), "Acordei tarde."); err != nil {
+			t.Fatalf("%q: %v", given, err)
+		}
+		if a.Language != want {
+			t.Errorf("language %q kept as %q, want %q", given, a.Language, want)
+		}
+	}
+}

@@ -86,7 +86,8 @@ func (a *translateAnswer) validate(original string) error {
 	if m*5 < n || m > n*5+50 {
 		return unusablef("translation of %d characters for an entry of %d", m, n)
 	}
-	if len(a.Language) != 2 {
+	// Only an ISO 639-1 code is kept: two letters a to z.
+	if len(a.Language) != 2 || a.Language[0] < 'a' || a.Language[0] > 'z' || a.Language[1] < 'a' || a.Language[1] > 'z' {
 		a.Language = ""
 	}
 	return nil
