@@ -267,7 +267,7 @@ func (a *extractAnswer) tags(segments int, feelings map[string]store.Feeling, na
 		seen[i] = true
 		dup := map[string]bool{}
 		for _, f := range s.Feelings {
-			fl, ok := feelings[strings.ToLower(strings.TrimSpace(f))]
+			fl, ok := feelings[f] // the schema's enum already held it to the exact names
 			if !ok {
 				return nil, unusablef("feeling %q is not in the vocabulary", f)
 			}
