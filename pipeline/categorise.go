@@ -7,7 +7,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/recur-journal/recur/store"
 )
@@ -26,6 +25,8 @@ var categoriseSchema = json.RawMessage(`{"type":"object","properties":{"assignme
 	`"new_category":{"type":"string","maxLength":60,"description":"when category is empty: the name of a new category"}},` +
 	`"required":["item","category","new_category"],"additionalProperties":false}}},` +
 	`"required":["assignments"],"additionalProperties":false}`)
+
+var categoriseChecks = mustParseSchema(categoriseSchema)
 
 var categoriseSystem = prompt(`You group the triggers and behaviours of a personal journal into categories of the same meaning,
 so that what keeps coming back can be counted. Each new item has a ref (t1 for a trigger, g1 for a good behaviour,
@@ -86,53 +87,65 @@ func (r *runner) categorise(ctx context.Context, items []item) (map[string]store
 		user.WriteString("\n")
 	}
 
-	var ans struct {
-		Assignments []struct {
-			Item        string `json:"item"`
-			Category    string `json:"category"`
-			NewCategory string `json:"new_category"`
-		} `json:"assignments"`
-	}
-	byRef := map[string]item{}
-	for _, it := range items {
-		byRef[it.ref] = it
-	}
 	var out map[string]store.NewTag
 	err := r.call(ctx, StepCategorise, ChatRequest{System: categoriseSystem, User: user.String(), Schema: categoriseSchema, MaxTokens: 60 * (len(items) + 2)},
 		func(content string) error {
-			ans.Assignments = nil
-			if err := decode(content, &ans); err != nil {
-				return err
-			}
-			out = map[string]store.NewTag{}
-			for _, a := range ans.Assignments {
-				it, ok := byRef[strings.TrimSpace(a.Item)]
-				if !ok {
-					return unusablef("assignment for unknown item %q", a.Item)
-				}
-				nt := store.NewTag{Type: it.kind, Name: it.name}
-				if o, ok := offers[strings.TrimSpace(a.Category)]; ok && o.cat.Kind == it.kind {
-					nt.CategoryID = o.cat.ID
-				} else {
-					name := strings.ToLower(strings.Join(strings.Fields(a.NewCategory), " "))
-					if name == "" || utf8.RuneCountInString(name) > 60 {
-						return unusablef("item %s has neither an offered category nor a new name", it.ref)
-					}
-					nt.NewCategory = name
-					// A new name equal to an existing category (rejected ones too)
-					// joins it: a rejected topic stays absorbed and left alone.
-					if c, ok := r.categoryByName(it.kind, name); ok {
-						nt.NewCategory, nt.CategoryID = "", c.ID
-					}
-				}
-				out[it.ref] = nt
-			}
-			if len(out) != len(items) {
-				return unusablef("%d of %d items placed", len(out), len(items))
-			}
-			return nil
+			var err error
+			out, err = r.place(content, items, offers)
+			return err
 		})
 	return out, err
+}
+
+type categoriseAnswer struct {
+	Assignments []struct {
+		Item        string `json:"item"`
+		Category    string `json:"category"`
+		NewCategory string `json:"new_category"`
+	} `json:"assignments"`
+}
+
+// place reads a categorise answer and returns, per item ref, the offered
+// category it joins or the new category it founds. It returns unusable
+// output when the answer breaks its schema, names an item that was not
+// asked about, or leaves an item without a category.
+func (r *runner) place(content string, items []item, offers map[string]offer) (map[string]store.NewTag, error) {
+	var ans categoriseAnswer
+	if err := decode(content, categoriseChecks, &ans); err != nil {
+		return nil, err
+	}
+	byRef := make(map[string]item, len(items))
+	for _, it := range items {
+		byRef[it.ref] = it
+	}
+	out := map[string]store.NewTag{}
+	for _, a := range ans.Assignments {
+		it, ok := byRef[strings.TrimSpace(a.Item)]
+		if !ok {
+			return nil, unusablef("assignment for unknown item %s", brief(a.Item))
+		}
+		nt := store.NewTag{Type: it.kind, Name: it.name}
+		if o, ok := offers[strings.TrimSpace(a.Category)]; ok && o.cat.Kind == it.kind {
+			nt.CategoryID = o.cat.ID
+		} else {
+			// The schema bounds new_category; spaces and case only shrink it.
+			name := strings.ToLower(strings.Join(strings.Fields(a.NewCategory), " "))
+			if name == "" {
+				return nil, unusablef("item %s has neither an offered category nor a new name", it.ref)
+			}
+			nt.NewCategory = name
+			// A new name equal to an existing category (rejected ones too)
+			// joins it: a rejected topic stays absorbed and left alone.
+			if c, ok := r.categoryByName(it.kind, name); ok {
+				nt.NewCategory, nt.CategoryID = "", c.ID
+			}
+		}
+		out[it.ref] = nt
+	}
+	if len(out) != len(items) {
+		return nil, unusablef("%d of %d items placed", len(out), len(items))
+	}
+	return out, nil
 }
 
 // categoryByName finds one of the user's categories of the kind by name.

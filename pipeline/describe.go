@@ -25,6 +25,8 @@ const describeSituations = 8
 var describeSchema = json.RawMessage(`{"type":"object","properties":{"description":{"type":"string","maxLength":700}},` +
 	`"required":["description"],"additionalProperties":false}`)
 
+var describeChecks = mustParseSchema(describeSchema)
+
 var describeSystem = prompt(`You write the description of a pattern in someone's personal journal: something that keeps coming back.
 Write two to four plain sentences addressed to the writer as "you", in the language you are asked for.
 Say what tends to set it off or what it is, how they tend to feel, and what they tend to do, using only what the
@@ -76,14 +78,9 @@ func (p *Pipeline) writeDescriptions(ctx context.Context, log *slog.Logger, user
 		r := &runner{store: p.opts.Store, model: p.opts.Model, modelName: p.opts.ModelName, log: log}
 		err = r.call(ctx, StepDescribe, ChatRequest{System: describeSystem, User: user, Schema: describeSchema, MaxTokens: 300},
 			func(content string) error {
-				var ans struct {
-					Description string `json:"description"`
-				}
-				if err := decode(content, &ans); err != nil {
-					return err
-				}
-				description = strings.TrimSpace(ans.Description)
-				return checkDescription(description, strings.Join(grounding, "\n"), names)
+				var err error
+				description, err = acceptDescription(content, strings.Join(grounding, "\n"), names)
+				return err
 			})
 		if err != nil {
 			return fmt.Errorf("describe pattern %s: %w", pat.ID, err)
@@ -97,15 +94,27 @@ func (p *Pipeline) writeDescriptions(ctx context.Context, log *slog.Logger, user
 
 var sentenceEnd = regexp.MustCompile(`[.!?。！？](\s|$)`)
 
-// checkDescription refuses a description that is empty, too long, or names
-// one of the user's persons, locations or activities that the pattern's
-// situations do not contain.
+// acceptDescription reads a describe answer and returns its description,
+// trimmed. It returns unusable output when the answer breaks its schema
+// (700 characters at most) or fails checkDescription.
+func acceptDescription(content, grounding string, names []store.Tag) (string, error) {
+	var ans struct {
+		Description string `json:"description"`
+	}
+	if err := decode(content, describeChecks, &ans); err != nil {
+		return "", err
+	}
+	d := strings.TrimSpace(ans.Description)
+	return d, checkDescription(d, grounding, names)
+}
+
+// checkDescription refuses a description that is empty, of more than six
+// sentences, or names one of the user's persons, locations or activities
+// that the pattern's situations do not contain. Its length is bounded by
+// the schema.
 func checkDescription(d, grounding string, names []store.Tag) error {
-	switch n := utf8.RuneCountInString(d); {
-	case n == 0:
+	if d == "" {
 		return unusablef("empty description")
-	case n > 700:
-		return unusablef("description of %d characters", n)
 	}
 	if len(sentenceEnd.FindAllStringIndex(d, -1)) > 6 {
 		return unusablef("description of more than six sentences")

@@ -76,10 +76,7 @@ func (r *runner) analyse(ctx context.Context) (*store.Analysis, error) {
 		var ans translateAnswer
 		err := r.call(ctx, StepTranslate, ChatRequest{System: translateSystem, User: c.Original, Schema: translateSchema,
 			MaxTokens: 2*len(c.Original)/3 + 200}, func(content string) error {
-			if err := decode(content, &ans); err != nil {
-				return err
-			}
-			return ans.validate(c.Original)
+			return ans.accept(content, c.Original)
 		})
 		if err != nil {
 			return nil, err
@@ -102,12 +99,8 @@ func (r *runner) analyse(ctx context.Context) (*store.Analysis, error) {
 	var spans []span
 	err := r.call(ctx, StepSegment, ChatRequest{System: segmentSystem, User: numbered(a.Translated, sentences), Schema: segmentSchema,
 		MaxTokens: 20*len(sentences) + 50}, func(content string) error {
-		var ans segmentAnswer
-		if err := decode(content, &ans); err != nil {
-			return err
-		}
 		var err error
-		spans, err = ans.cut(sentences)
+		spans, err = acceptSegments(content, sentences)
 		return err
 	})
 	if err != nil || len(spans) == 0 {
@@ -167,12 +160,8 @@ func (r *runner) extract(ctx context.Context, text string, spans []span) ([][]st
 	var tags [][]store.NewTag
 	err = r.call(ctx, StepExtract, ChatRequest{System: extractSystem(feelings, schema), User: user.String(), Schema: schema,
 		MaxTokens: 250*len(spans) + 100}, func(content string) error {
-		var ans extractAnswer
-		if err := decode(content, &ans); err != nil {
-			return err
-		}
 		var err error
-		tags, err = ans.tags(len(spans), byName, names)
+		tags, err = acceptExtract(content, schema, len(spans), byName, names)
 		return err
 	})
 	if err != nil {

@@ -25,8 +25,13 @@ func (u *unusable) Error() string { return "unusable model output: " + u.reason 
 
 func unusablef(format string, args ...any) error { return &unusable{fmt.Sprintf(format, args...)} }
 
-// decode parses a model answer strictly into v.
-func decode(content string, v any) error {
+// decode checks a model answer against the schema it was asked to follow,
+// every bound included, then parses it into v. An answer that breaks the
+// schema is unusable: it is asked for again, and finally fails the run.
+func decode(content string, s *schema, v any) error {
+	if err := s.checkAnswer(content); err != nil {
+		return err
+	}
 	dec := json.NewDecoder(strings.NewReader(content))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
@@ -48,6 +53,8 @@ var translateSchema = json.RawMessage(`{"type":"object","properties":{` +
 	`"translation":{"type":"string","description":"the entry in English"}},` +
 	`"required":["language","translation"],"additionalProperties":false}`)
 
+var translateChecks = mustParseSchema(translateSchema)
+
 var translateSystem = prompt(`You translate personal journal entries into natural English.
 Keep every detail, the first person and the order of events. Do not summarise, explain or add anything.
 Keep sentence and line breaks where the entry has them.`, translateSchema)
@@ -55,6 +62,16 @@ Keep sentence and line breaks where the entry has them.`, translateSchema)
 type translateAnswer struct {
 	Language    string `json:"language"`
 	Translation string `json:"translation"`
+}
+
+// accept reads a translate answer for original into a. It returns
+// unusable output when the answer breaks its schema, is empty, or is far
+// longer or shorter than the original.
+func (a *translateAnswer) accept(content, original string) error {
+	if err := decode(content, translateChecks, a); err != nil {
+		return err
+	}
+	return a.validate(original)
 }
 
 func (a *translateAnswer) validate(original string) error {
@@ -69,7 +86,8 @@ func (a *translateAnswer) validate(original string) error {
 	if m*5 < n || m > n*5+50 {
 		return unusablef("translation of %d characters for an entry of %d", m, n)
 	}
-	if len(a.Language) != 2 {
+	// Only an ISO 639-1 code is kept: two letters a to z.
+	if len(a.Language) != 2 || a.Language[0] < 'a' || a.Language[0] > 'z' || a.Language[1] < 'a' || a.Language[1] > 'z' {
 		a.Language = ""
 	}
 	return nil
@@ -80,6 +98,8 @@ func (a *translateAnswer) validate(original string) error {
 var segmentSchema = json.RawMessage(`{"type":"object","properties":{"situations":{"type":"array","items":{` +
 	`"type":"object","properties":{"first":{"type":"integer","minimum":1},"last":{"type":"integer","minimum":1}},` +
 	`"required":["first","last"],"additionalProperties":false}}},"required":["situations"],"additionalProperties":false}`)
+
+var segmentChecks = mustParseSchema(segmentSchema)
 
 var segmentSystem = prompt(`You read a personal journal entry given as numbered sentences and find its situations.
 A situation is one thing that happened to the writer: what set it off, how they felt, and what they did about it.
@@ -103,6 +123,17 @@ func numbered(text string, sentences []span) string {
 	return b.String()
 }
 
+// acceptSegments reads a segment answer and cuts the situations it names
+// out of the sentences. It returns unusable output when the answer breaks
+// its schema or names sentences that do not exist, out of order or twice.
+func acceptSegments(content string, sentences []span) ([]span, error) {
+	var ans segmentAnswer
+	if err := decode(content, segmentChecks, &ans); err != nil {
+		return nil, err
+	}
+	return ans.cut(sentences)
+}
+
 // cut turns the answer into byte ranges of the text. The ranges come from
 // the sentences, never from text the model wrote.
 func (a *segmentAnswer) cut(sentences []span) ([]span, error) {
@@ -123,15 +154,13 @@ func (a *segmentAnswer) cut(sentences []span) ([]span, error) {
 
 // --- Extract ---
 
-// maxName bounds a tag name: longer is a sentence, not a name.
-const maxName = 80
-
 func extractSchema(feelings []store.Feeling) json.RawMessage {
 	names := make([]string, len(feelings))
 	for i, f := range feelings {
 		names[i] = f.Name
 	}
 	enum, _ := json.Marshal(names)
+	// A tag name of more than 80 characters is a sentence, not a name.
 	list := `{"type":"array","items":{"type":"string","maxLength":80},"maxItems":6}`
 	return json.RawMessage(`{"type":"object","properties":{"situations":{"type":"array","items":{"type":"object","properties":{` +
 		`"situation":{"type":"integer","minimum":1},` +
@@ -205,6 +234,22 @@ func (k known) add(t store.Tag) {
 	k[t.Type][strings.ToLower(t.Name)] = t
 }
 
+// acceptExtract reads an extract answer for the given number of segments
+// against its schema, and returns each segment's tags (see tags). It
+// returns unusable output when the answer breaks the schema or names a
+// situation that does not exist or a feeling outside the vocabulary.
+func acceptExtract(content string, schema json.RawMessage, segments int, feelings map[string]store.Feeling, names known) ([][]store.NewTag, error) {
+	checks, err := parseSchema(schema)
+	if err != nil {
+		return nil, err
+	}
+	var ans extractAnswer
+	if err := decode(content, checks, &ans); err != nil {
+		return nil, err
+	}
+	return ans.tags(segments, feelings, names)
+}
+
 // tags validates the answer and returns each segment's tags, names
 // normalised against the user's existing ones. Feelings outside the
 // vocabulary make the answer unusable: schema enums are not always obeyed.
@@ -222,7 +267,7 @@ func (a *extractAnswer) tags(segments int, feelings map[string]store.Feeling, na
 		seen[i] = true
 		dup := map[string]bool{}
 		for _, f := range s.Feelings {
-			fl, ok := feelings[strings.ToLower(strings.TrimSpace(f))]
+			fl, ok := feelings[f] // the schema's enum already held it to the exact names
 			if !ok {
 				return nil, unusablef("feeling %q is not in the vocabulary", f)
 			}
@@ -236,9 +281,6 @@ func (a *extractAnswer) tags(segments int, feelings map[string]store.Feeling, na
 				name = strings.Join(strings.Fields(name), " ")
 				if name == "" {
 					continue
-				}
-				if utf8.RuneCountInString(name) > maxName {
-					return nil, unusablef("%s name of %d characters", l.typ, utf8.RuneCountInString(name))
 				}
 				if t, ok := names[l.typ][strings.ToLower(name)]; ok {
 					name = t.Name

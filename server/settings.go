@@ -18,7 +18,7 @@ type Setting struct {
 type putSettingInput struct {
 	Key  string `path:"key" doc:"The setting to change: timezone or app_locale."`
 	Body struct {
-		Value string `json:"value" doc:"The new value."`
+		Value string `json:"value" maxLength:"100" doc:"The new value, at most 100 characters."`
 	}
 }
 

@@ -3,9 +3,11 @@ package store
 import (
 	"context"
 	"database/sql"
+	"path"
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/text/language"
 )
@@ -15,6 +17,10 @@ const (
 	SettingTimezone  = "timezone"
 	SettingAppLocale = "app_locale"
 )
+
+// MaxSettingValue bounds a setting value, in characters: the longest zone
+// name has 32 and a language tag needs far fewer.
+const MaxSettingValue = 100
 
 // SettingDefaults are the values a user has before setting anything.
 var settingDefaults = map[string]string{
@@ -46,10 +52,15 @@ func (st *Setting) Validate() error {
 	if _, ok := settingDefaults[st.Key]; !ok {
 		return Invalid("key", "The setting %q does not exist; known settings are %s.", st.Key, strings.Join(SettingKeys(), " and "))
 	}
+	if utf8.RuneCountInString(st.Value) > MaxSettingValue {
+		return Invalid("value", "A setting value has at most %d characters.", MaxSettingValue)
+	}
 	switch st.Key {
 	case SettingTimezone:
-		// time.LoadLocation also takes "" and "Local", which name no zone.
-		if st.Value == "" || st.Value == "Local" {
+		// time.LoadLocation also takes "" and "Local", which name no zone,
+		// and spellings such as "Europe/./Lisbon" that only a zone folder
+		// on disk resolves: the zones built into the binary would not.
+		if st.Value == "" || st.Value == "Local" || path.Clean(st.Value) != st.Value {
 			return Invalid("value", "The timezone must be an IANA time zone name, such as Europe/Lisbon.")
 		}
 		if _, err := time.LoadLocation(st.Value); err != nil {
