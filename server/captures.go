@@ -96,7 +96,7 @@ type createCaptureInput struct {
 }
 
 type captureInput struct {
-	Capture string `path:"capture" doc:"The capture's id."`
+	Capture string `path:"capture" format:"uuid" doc:"The capture's id."`
 }
 
 type listCapturesInput struct {

@@ -41,7 +41,7 @@ func newJobBatch(b *store.JobBatch) JobBatch {
 }
 
 type jobBatchInput struct {
-	JobBatch string `path:"jobBatch" doc:"The job batch's id."`
+	JobBatch string `path:"jobBatch" format:"uuid" doc:"The job batch's id."`
 }
 
 type batchOutput struct {

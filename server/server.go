@@ -140,6 +140,7 @@ func New(opts Options) *Server {
 	s.registerImports()
 	s.registerApps()
 	s.registerPushTokens()
+	s.completeDocument()
 
 	mux.HandleFunc("GET /api/docs/api", s.serveDocs)
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
