@@ -55,7 +55,7 @@ const (
 )
 
 type importInput struct {
-	ContentType string `header:"Content-Type"`
+	ContentType string `header:"Content-Type" doc:"multipart/form-data for a form; anything else for the file itself, which is recognised by its content."`
 	Filename    string `query:"filename" maxLength:"255" doc:"The upload's file name, when the body is the file itself: it names the import, and a name ending in .md, .markdown or .txt marks a single Markdown entry."`
 	RawBody     []byte
 }

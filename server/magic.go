@@ -71,7 +71,7 @@ type magicLoginInput struct {
 	ReturnTo  string `query:"return_to" format:"uri" doc:"Optional: a URL on this app's own origin."`
 	Expires   int64  `query:"expires" required:"true" doc:"The link's expiry, Unix seconds."`
 	Signature string `query:"signature" required:"true" minLength:"1" doc:"The link's signature."`
-	Accept    string `header:"Accept"`
+	Accept    string `header:"Accept" doc:"application/json for a 200 JSON answer instead of the redirect."`
 }
 
 type magicLoginOutput struct {

@@ -57,6 +57,9 @@ func (s *Server) completeDocument() {
 			}
 			if o.RequestBody != nil {
 				addError(o, http.StatusRequestEntityTooLarge)
+				if o.RequestBody.Description == "" {
+					o.RequestBody.Description = "A JSON object with the fields of the schema; unknown fields are refused."
+				}
 			}
 			if o.Method != http.MethodGet {
 				addError(o, http.StatusForbidden)

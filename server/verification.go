@@ -14,9 +14,9 @@ import (
 const VerificationLinkLifetime = time.Hour
 
 type verifyInput struct {
-	UserUUID  string `query:"user_uuid"`
-	Expires   string `query:"expires"`
-	Signature string `query:"signature"`
+	UserUUID  string `query:"user_uuid" doc:"The user's id, as the mailed link gives it."`
+	Expires   string `query:"expires" doc:"The link's expiry, Unix seconds, as the mailed link gives it."`
+	Signature string `query:"signature" doc:"The link's signature, as the mailed link gives it."`
 }
 
 func (s *Server) registerVerification() {
