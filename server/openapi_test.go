@@ -45,14 +45,20 @@ var notOperations = map[string]bool{"/api/openapi.json": true, "/api/openapi.yam
 // to the API, and every answer it gets, against the server's own OpenAPI
 // document; what the document does not describe fails the test.
 type docCheck struct {
-	t      *testing.T
-	next   http.RoundTripper
+	t    *testing.T
+	next http.RoundTripper
+	*document
+}
+
+// document is a parsed OpenAPI document and a router over it.
+type document struct {
+	spec   *openapi3.T
 	router routers.Router
 }
 
-// routerCache holds one router per served document, so that the many
-// harnesses of a test run parse the same document once.
-var routerCache sync.Map // [sha256.Size]byte -> routers.Router
+// documents holds each served document parsed, so that the many harnesses
+// of a test run parse the same document once.
+var documents sync.Map // [sha256.Size]byte -> *document
 
 func init() {
 	// The import route takes the file as it is; these carry no structure
@@ -69,15 +75,15 @@ func newDocCheck(t *testing.T, handler http.Handler) *docCheck {
 	if rec.Code != http.StatusOK {
 		t.Fatalf("GET /api/openapi.json: %d %s", rec.Code, rec.Body)
 	}
-	return &docCheck{t: t, next: http.DefaultTransport, router: loadRouter(t, rec.Body.Bytes())}
+	return &docCheck{t: t, next: http.DefaultTransport, document: loadDocument(t, rec.Body.Bytes())}
 }
 
-// loadRouter parses and validates an OpenAPI document and routes by it.
-func loadRouter(t *testing.T, doc []byte) routers.Router {
+// loadDocument parses and validates an OpenAPI document and routes by it.
+func loadDocument(t *testing.T, doc []byte) *document {
 	t.Helper()
 	key := sha256.Sum256(doc)
-	if r, ok := routerCache.Load(key); ok {
-		return r.(routers.Router)
+	if d, ok := documents.Load(key); ok {
+		return d.(*document)
 	}
 	loader := openapi3.NewLoader()
 	spec, err := loader.LoadFromData(doc)
@@ -91,8 +97,9 @@ func loadRouter(t *testing.T, doc []byte) routers.Router {
 	if err != nil {
 		t.Fatalf("the OpenAPI document cannot route: %v", err)
 	}
-	routerCache.Store(key, r)
-	return r
+	d := &document{spec: spec, router: r}
+	documents.Store(key, d)
+	return d
 }
 
 // RoundTrip sends req and checks it and its answer.

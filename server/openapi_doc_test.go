@@ -1,0 +1,200 @@
+package server_test
+
+import (
+	"net/http"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/recur-journal/recur/server"
+)
+
+// documented is one operation of the OpenAPI document.
+type documented struct {
+	method, path string
+	op           *openapi3.Operation
+}
+
+// operations lists every operation of the document, in a stable order.
+func (d *document) operations() []documented {
+	var ops []documented
+	for _, path := range d.spec.Paths.InMatchingOrder() {
+		for method, op := range d.spec.Paths.Value(path).Operations() {
+			ops = append(ops, documented{method: method, path: path, op: op})
+		}
+	}
+	slices.SortFunc(ops, func(a, b documented) int { return strings.Compare(a.op.OperationID, b.op.OperationID) })
+	return ops
+}
+
+var pathParam = regexp.MustCompile(`\{[^}]+\}`)
+
+// concrete fills a documented path's parameters with well-formed values.
+func concrete(path string) string {
+	return "/api" + pathParam.ReplaceAllStringFunc(path, func(p string) string {
+		switch p {
+		case "{type}":
+			return "patterns"
+		case "{key}":
+			return "timezone"
+		case "{fcmToken}":
+			return "some-device"
+		}
+		return "01900000-0000-7000-8000-000000000000"
+	})
+}
+
+// TestEveryUnsafeRouteRefusesCrossOrigin sends a cross-site request with no
+// credentials to every unsafe route: each refuses it with 403, which the
+// document must list for that route.
+func TestEveryUnsafeRouteRefusesCrossOrigin(t *testing.T) {
+	h := newHarness(t)
+	for _, o := range h.check.operations() {
+		if o.method == http.MethodGet {
+			continue
+		}
+		t.Run(o.op.OperationID, func(t *testing.T) {
+			req := h.request(o.method, concrete(o.path), nil)
+			if o.op.RequestBody != nil {
+				req = h.request(o.method, concrete(o.path), map[string]any{})
+			}
+			req.Header.Set("Origin", "https://evil.example")
+			req.Header.Set("Sec-Fetch-Site", "cross-site")
+			res := h.send(offDocument(sentBy(req, t)), "")
+			if res.Status != http.StatusForbidden || !strings.Contains(string(res.Body), "Cross-origin request refused.") {
+				t.Fatalf("%s %s from another site: %d %s", o.method, o.path, res.Status, res.Body)
+			}
+		})
+	}
+}
+
+// TestEveryBodyIsLimited sends a body over the limit to every route that
+// takes one: each answers 413, which the document must list for that route.
+func TestEveryBodyIsLimited(t *testing.T) {
+	h := newHarness(t, func(o *server.Options) { o.MaxBodyBytes = 64; o.MaxImportBytes = 64 })
+	big := map[string]string{"text": strings.Repeat("a", 200)}
+	for _, o := range h.check.operations() {
+		if o.op.RequestBody == nil {
+			continue
+		}
+		t.Run(o.op.OperationID, func(t *testing.T) {
+			res := h.send(offDocument(sentBy(h.request(o.method, concrete(o.path), big), t)), h.tokenA)
+			if res.Status != http.StatusRequestEntityTooLarge {
+				t.Fatalf("%s %s with a body over the limit: %d %s", o.method, o.path, res.Status, res.Body)
+			}
+		})
+	}
+}
+
+// TestOpenAPIDocument holds the parts of the document no request shows.
+func TestOpenAPIDocument(t *testing.T) {
+	h := newHarness(t)
+	spec := h.check.spec
+	t.Run("NoValidationErrorWithoutInput", func(t *testing.T) {
+		for _, o := range h.check.operations() {
+			if len(o.op.Parameters) == 0 && o.op.RequestBody == nil && o.op.Responses.Value("422") != nil {
+				t.Errorf("%s takes no input but lists 422", o.op.OperationID)
+			}
+		}
+	})
+	t.Run("OpenRoutesSaySo", func(t *testing.T) {
+		for _, o := range h.check.operations() {
+			if o.op.Security == nil {
+				t.Errorf("%s has no security: an open route says security: []", o.op.OperationID)
+			}
+		}
+	})
+	t.Run("Info", func(t *testing.T) {
+		if l := spec.Info.License; l == nil || l.Name != "AGPL-3.0-or-later" {
+			t.Errorf("license = %+v, want AGPL-3.0-or-later", l)
+		}
+		if c := spec.Info.Contact; c == nil || c.Name == "" {
+			t.Errorf("contact = %+v, want one", c)
+		}
+	})
+	t.Run("Tags", func(t *testing.T) {
+		described := map[string]bool{}
+		for _, tag := range spec.Tags {
+			if tag.Description == "" {
+				t.Errorf("tag %s has no description", tag.Name)
+			}
+			described[tag.Name] = true
+		}
+		for _, o := range h.check.operations() {
+			for _, tag := range o.op.Tags {
+				if !described[tag] {
+					t.Errorf("%s is tagged %s, which the top-level tags lack", o.op.OperationID, tag)
+				}
+			}
+		}
+	})
+	t.Run("Parameters", func(t *testing.T) {
+		param := func(id, name string) *openapi3.Parameter {
+			for _, o := range h.check.operations() {
+				if o.op.OperationID == id {
+					for _, p := range o.op.Parameters {
+						if p.Value.Name == name {
+							return p.Value
+						}
+					}
+				}
+			}
+			t.Fatalf("%s has no parameter %s", id, name)
+			return nil
+		}
+		uuids := map[string]string{"get-capture": "capture", "delete-capture": "capture", "get-app": "app", "update-app": "app",
+			"delete-app": "app", "get-job-batch": "jobBatch", "get-pattern": "id", "review-pattern": "id",
+			"review-correlation": "correlation", "magic-link-login": "user_uuid"}
+		for id, name := range uuids {
+			if got := param(id, name).Schema.Value.Format; got != "uuid" {
+				t.Errorf("%s %s: format %q, want uuid", id, name, got)
+			}
+		}
+		for _, name := range []string{"from", "to"} {
+			if got := param("get-timeline", name).Schema.Value.Format; got != "date" {
+				t.Errorf("get-timeline %s: format %q, want date", name, got)
+			}
+		}
+		for _, name := range []string{"user_uuid", "path", "expires", "signature"} {
+			if !param("magic-link-login", name).Required {
+				t.Errorf("magic-link-login %s is not required", name)
+			}
+		}
+		if s := param("magic-link-login", "expires").Schema.Value; !s.Type.Is("integer") {
+			t.Errorf("magic-link-login expires: type %v, want integer", s.Type)
+		}
+		if got := param("magic-link-login", "return_to").Schema.Value.Format; got != "uri" {
+			t.Errorf("magic-link-login return_to: format %q, want uri", got)
+		}
+		path := param("magic-link-login", "path").Schema.Value
+		if path.MaxLength == nil || *path.MaxLength != 255 || path.Pattern == "" {
+			t.Errorf("magic-link-login path: maxLength %v pattern %q, want 255 and a pattern", path.MaxLength, path.Pattern)
+		} else {
+			re := regexp.MustCompile(path.Pattern)
+			for p, ok := range map[string]bool{"/": true, "/timeline?x=1": true, "//evil.example": false, `/\evil.example`: false, "timeline": false} {
+				if re.MatchString(p) != ok {
+					t.Errorf("path pattern %s on %q: %v, want %v", path.Pattern, p, !ok, ok)
+				}
+			}
+		}
+		for _, id := range []string{"list-captures", "list-apps", "list-patterns"} {
+			if !param(id, "page").AllowEmptyValue {
+				t.Errorf("%s page: an empty page is the first, but the document refuses it", id)
+			}
+		}
+	})
+	t.Run("ErrorsSayWhen", func(t *testing.T) {
+		for _, o := range h.check.operations() {
+			for code, r := range o.op.Responses.Map() {
+				n, _ := strconv.Atoi(code)
+				if n >= 400 && r.Value.Description != nil && *r.Value.Description == http.StatusText(n) {
+					t.Errorf("%s %s: the description only names the status", o.op.OperationID, code)
+				}
+			}
+		}
+	})
+}
