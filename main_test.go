@@ -16,6 +16,7 @@ import (
 
 	"github.com/recur-journal/recur/pipeline/fakeollama"
 	"github.com/recur-journal/recur/pipeline/scripted"
+	"github.com/recur-journal/recur/server/openapitest"
 )
 
 // run runs the command line with args against the data folder dir and
@@ -221,11 +222,24 @@ func TestServe(t *testing.T) {
 		t.Fatalf("token create printed %q, want one <id>|<secret> line", token)
 	}
 
+	doc, err := http.Get(base + "/openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, _ := io.ReadAll(doc.Body)
+	doc.Body.Close()
+	client := &http.Client{Transport: openapitest.New(t, spec)} // every call as the document describes it
 	get := func(method, path, body string) (int, map[string]any) {
-		req, _ := http.NewRequest(method, base+path, strings.NewReader(body))
+		var rd io.Reader
+		if body != "" {
+			rd = strings.NewReader(body)
+		}
+		req, _ := http.NewRequest(method, base+path, rd)
 		req.Header.Set("Authorization", "Bearer "+token)
-		req.Header.Set("Content-Type", "application/json")
-		res, err := http.DefaultClient.Do(req)
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		res, err := client.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,7 +3,6 @@ package server_test
 import (
 	"net/http"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,24 +11,6 @@ import (
 
 	"github.com/recur-journal/recur/server"
 )
-
-// documented is one operation of the OpenAPI document.
-type documented struct {
-	method, path string
-	op           *openapi3.Operation
-}
-
-// operations lists every operation of the document, in a stable order.
-func (d *document) operations() []documented {
-	var ops []documented
-	for _, path := range d.spec.Paths.InMatchingOrder() {
-		for method, op := range d.spec.Paths.Value(path).Operations() {
-			ops = append(ops, documented{method: method, path: path, op: op})
-		}
-	}
-	slices.SortFunc(ops, func(a, b documented) int { return strings.Compare(a.op.OperationID, b.op.OperationID) })
-	return ops
-}
 
 var pathParam = regexp.MustCompile(`\{[^}]+\}`)
 
@@ -53,20 +34,20 @@ func concrete(path string) string {
 // document must list for that route.
 func TestEveryUnsafeRouteRefusesCrossOrigin(t *testing.T) {
 	h := newHarness(t)
-	for _, o := range h.check.operations() {
-		if o.method == http.MethodGet {
+	for _, o := range h.check.Operations() {
+		if o.Method == http.MethodGet {
 			continue
 		}
-		t.Run(o.op.OperationID, func(t *testing.T) {
-			req := h.request(o.method, concrete(o.path), nil)
-			if o.op.RequestBody != nil {
-				req = h.request(o.method, concrete(o.path), map[string]any{})
+		t.Run(o.Op.OperationID, func(t *testing.T) {
+			req := h.request(o.Method, concrete(o.Path), nil)
+			if o.Op.RequestBody != nil {
+				req = h.request(o.Method, concrete(o.Path), map[string]any{})
 			}
 			req.Header.Set("Origin", "https://evil.example")
 			req.Header.Set("Sec-Fetch-Site", "cross-site")
 			res := h.send(offDocument(sentBy(req, t)), "")
 			if res.Status != http.StatusForbidden || !strings.Contains(string(res.Body), "Cross-origin request refused.") {
-				t.Fatalf("%s %s from another site: %d %s", o.method, o.path, res.Status, res.Body)
+				t.Fatalf("%s %s from another site: %d %s", o.Method, o.Path, res.Status, res.Body)
 			}
 		})
 	}
@@ -77,14 +58,14 @@ func TestEveryUnsafeRouteRefusesCrossOrigin(t *testing.T) {
 func TestEveryBodyIsLimited(t *testing.T) {
 	h := newHarness(t, func(o *server.Options) { o.MaxBodyBytes = 64; o.MaxImportBytes = 64 })
 	big := map[string]string{"text": strings.Repeat("a", 200)}
-	for _, o := range h.check.operations() {
-		if o.op.RequestBody == nil {
+	for _, o := range h.check.Operations() {
+		if o.Op.RequestBody == nil {
 			continue
 		}
-		t.Run(o.op.OperationID, func(t *testing.T) {
-			res := h.send(offDocument(sentBy(h.request(o.method, concrete(o.path), big), t)), h.tokenA)
+		t.Run(o.Op.OperationID, func(t *testing.T) {
+			res := h.send(offDocument(sentBy(h.request(o.Method, concrete(o.Path), big), t)), h.tokenA)
 			if res.Status != http.StatusRequestEntityTooLarge {
-				t.Fatalf("%s %s with a body over the limit: %d %s", o.method, o.path, res.Status, res.Body)
+				t.Fatalf("%s %s with a body over the limit: %d %s", o.Method, o.Path, res.Status, res.Body)
 			}
 		})
 	}
@@ -93,18 +74,18 @@ func TestEveryBodyIsLimited(t *testing.T) {
 // TestOpenAPIDocument holds the parts of the document no request shows.
 func TestOpenAPIDocument(t *testing.T) {
 	h := newHarness(t)
-	spec := h.check.spec
+	spec := h.check.Spec
 	t.Run("NoValidationErrorWithoutInput", func(t *testing.T) {
-		for _, o := range h.check.operations() {
-			if len(o.op.Parameters) == 0 && o.op.RequestBody == nil && o.op.Responses.Value("422") != nil {
-				t.Errorf("%s takes no input but lists 422", o.op.OperationID)
+		for _, o := range h.check.Operations() {
+			if len(o.Op.Parameters) == 0 && o.Op.RequestBody == nil && o.Op.Responses.Value("422") != nil {
+				t.Errorf("%s takes no input but lists 422", o.Op.OperationID)
 			}
 		}
 	})
 	t.Run("OpenRoutesSaySo", func(t *testing.T) {
-		for _, o := range h.check.operations() {
-			if o.op.Security == nil {
-				t.Errorf("%s has no security: an open route says security: []", o.op.OperationID)
+		for _, o := range h.check.Operations() {
+			if o.Op.Security == nil {
+				t.Errorf("%s has no security: an open route says security: []", o.Op.OperationID)
 			}
 		}
 	})
@@ -124,19 +105,19 @@ func TestOpenAPIDocument(t *testing.T) {
 			}
 			described[tag.Name] = true
 		}
-		for _, o := range h.check.operations() {
-			for _, tag := range o.op.Tags {
+		for _, o := range h.check.Operations() {
+			for _, tag := range o.Op.Tags {
 				if !described[tag] {
-					t.Errorf("%s is tagged %s, which the top-level tags lack", o.op.OperationID, tag)
+					t.Errorf("%s is tagged %s, which the top-level tags lack", o.Op.OperationID, tag)
 				}
 			}
 		}
 	})
 	t.Run("Parameters", func(t *testing.T) {
 		param := func(id, name string) *openapi3.Parameter {
-			for _, o := range h.check.operations() {
-				if o.op.OperationID == id {
-					for _, p := range o.op.Parameters {
+			for _, o := range h.check.Operations() {
+				if o.Op.OperationID == id {
+					for _, p := range o.Op.Parameters {
 						if p.Value.Name == name {
 							return p.Value
 						}
@@ -188,11 +169,11 @@ func TestOpenAPIDocument(t *testing.T) {
 		}
 	})
 	t.Run("ErrorsSayWhen", func(t *testing.T) {
-		for _, o := range h.check.operations() {
-			for code, r := range o.op.Responses.Map() {
+		for _, o := range h.check.Operations() {
+			for code, r := range o.Op.Responses.Map() {
 				n, _ := strconv.Atoi(code)
 				if n >= 400 && r.Value.Description != nil && *r.Value.Description == http.StatusText(n) {
-					t.Errorf("%s %s: the description only names the status", o.op.OperationID, code)
+					t.Errorf("%s %s: the description only names the status", o.Op.OperationID, code)
 				}
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/recur-journal/recur/server"
+	"github.com/recur-journal/recur/server/openapitest"
 	"github.com/recur-journal/recur/store"
 	"github.com/recur-journal/recur/store/storetest"
 )
@@ -29,7 +30,7 @@ type harness struct {
 	tokenB string // bob, every scope
 	offset atomic.Int64
 	// check holds every request and answer to the OpenAPI document.
-	check *docCheck
+	check *openapitest.Checker
 }
 
 // advance moves the store's clock forward, as time would.
