@@ -129,7 +129,7 @@ func TestOpenAPIDocument(t *testing.T) {
 		}
 		uuids := map[string]string{"get-capture": "capture", "delete-capture": "capture", "get-app": "app", "update-app": "app",
 			"delete-app": "app", "get-job-batch": "jobBatch", "get-pattern": "id", "review-pattern": "id",
-			"review-correlation": "correlation", "magic-link-login": "user_uuid"}
+			"review-correlation": "correlation", "magic-link-login": "user_uuid", "verify-email": "user_uuid"}
 		for id, name := range uuids {
 			if got := param(id, name).Schema.Value.Format; got != "uuid" {
 				t.Errorf("%s %s: format %q, want uuid", id, name, got)
@@ -140,13 +140,18 @@ func TestOpenAPIDocument(t *testing.T) {
 				t.Errorf("get-timeline %s: format %q, want date", name, got)
 			}
 		}
-		for _, name := range []string{"user_uuid", "path", "expires", "signature"} {
-			if !param("magic-link-login", name).Required {
-				t.Errorf("magic-link-login %s is not required", name)
+		for _, link := range []string{"magic-link-login", "verify-email"} {
+			for _, name := range []string{"user_uuid", "expires", "signature"} {
+				if !param(link, name).Required {
+					t.Errorf("%s %s is not required", link, name)
+				}
+			}
+			if s := param(link, "expires").Schema.Value; !s.Type.Is("integer") {
+				t.Errorf("%s expires: type %v, want integer", link, s.Type)
 			}
 		}
-		if s := param("magic-link-login", "expires").Schema.Value; !s.Type.Is("integer") {
-			t.Errorf("magic-link-login expires: type %v, want integer", s.Type)
+		if !param("magic-link-login", "path").Required {
+			t.Errorf("magic-link-login path is not required")
 		}
 		if got := param("magic-link-login", "return_to").Schema.Value.Format; got != "uri" {
 			t.Errorf("magic-link-login return_to: format %q, want uri", got)
