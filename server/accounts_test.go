@@ -393,7 +393,7 @@ func TestMagicLinkLogin(t *testing.T) {
 		if me := b.do("GET", "/api/users/me", nil); me.JSON(t)["data"].(map[string]any)["id"] != h.bob.ID {
 			t.Fatalf("signed in as %s", me.Body)
 		}
-		if bad := h.do("POST", "/api/magic-links/me", h.tokenB, map[string]string{"path": "//evil.example"}); bad.Status != 422 {
+		if bad := h.doInvalid("POST", "/api/magic-links/me", h.tokenB, map[string]string{"path": "//evil.example"}); bad.Status != 422 {
 			t.Fatalf("path //evil.example: %d", bad.Status)
 		}
 	})

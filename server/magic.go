@@ -60,7 +60,7 @@ type magicTokenInput struct {
 
 type magicMeInput struct {
 	Body struct {
-		Path     string `json:"path,omitempty" maxLength:"255" doc:"The screen to land on: a path starting with a single slash, at most 255 characters. Default /."`
+		Path     string `json:"path,omitempty" maxLength:"255" pattern:"^/([^/\\\\].*)?$" doc:"The screen to land on: a path starting with a single slash, at most 255 characters. Default /."`
 		ReturnTo string `json:"return_to,omitempty" format:"uri" doc:"Where to go back to afterwards: a URL on this app's own origin."`
 	}
 }

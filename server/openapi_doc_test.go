@@ -156,14 +156,20 @@ func TestOpenAPIDocument(t *testing.T) {
 		if got := param("magic-link-login", "return_to").Schema.Value.Format; got != "uri" {
 			t.Errorf("magic-link-login return_to: format %q, want uri", got)
 		}
-		path := param("magic-link-login", "path").Schema.Value
-		if path.MaxLength == nil || *path.MaxLength != 255 || path.Pattern == "" {
-			t.Errorf("magic-link-login path: maxLength %v pattern %q, want 255 and a pattern", path.MaxLength, path.Pattern)
-		} else {
+		me := spec.Components.Schemas["MagicMeInputBody"]
+		if me == nil || me.Value.Properties["path"] == nil {
+			t.Fatal("make-magic-link's body has no path")
+		}
+		for where, path := range map[string]*openapi3.Schema{"magic-link-login": param("magic-link-login", "path").Schema.Value,
+			"make-magic-link": me.Value.Properties["path"].Value} {
+			if path.MaxLength == nil || *path.MaxLength != 255 || path.Pattern == "" {
+				t.Errorf("%s path: maxLength %v pattern %q, want 255 and a pattern", where, path.MaxLength, path.Pattern)
+				continue
+			}
 			re := regexp.MustCompile(path.Pattern)
 			for p, ok := range map[string]bool{"/": true, "/timeline?x=1": true, "//evil.example": false, `/\evil.example`: false, "timeline": false} {
 				if re.MatchString(p) != ok {
-					t.Errorf("path pattern %s on %q: %v, want %v", path.Pattern, p, !ok, ok)
+					t.Errorf("%s path pattern %s on %q: %v, want %v", where, path.Pattern, p, !ok, ok)
 				}
 			}
 		}
