@@ -17,6 +17,7 @@ import (
 
 	"github.com/recur-journal/recur/pipeline/fakeollama"
 	"github.com/recur-journal/recur/pipeline/scripted"
+	"github.com/recur-journal/recur/server/openapitest"
 )
 
 // run runs the command line with args against the data folder dir and
@@ -207,7 +208,14 @@ func TestServe(t *testing.T) {
 		t.Fatalf("token create printed %q, want one <id>|<secret> line", token)
 	}
 
-	client := apiClient{t: t, base: base, token: token}
+	doc, err := http.Get(base + "/openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, _ := io.ReadAll(doc.Body)
+	doc.Body.Close()
+	// Every call is checked against the document the server serves.
+	client := apiClient{t: t, base: base, token: token, http: &http.Client{Transport: openapitest.New(t, spec)}}
 	get := client.do
 	status, me := get("GET", "/users/me", "")
 	if status != 200 || me["data"].(map[string]any)["id"] != strings.TrimSpace(id) {
@@ -315,15 +323,26 @@ func startServer(t *testing.T, dir string) (*Main, *fakeollama.Server, string) {
 type apiClient struct {
 	t           *testing.T
 	base, token string
+	http        *http.Client // nil: http.DefaultClient
 }
 
 // do sends a JSON request and decodes the JSON answer.
 func (c apiClient) do(method, path, body string) (int, map[string]any) {
 	c.t.Helper()
-	req, _ := http.NewRequest(method, c.base+path, strings.NewReader(body))
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, _ := http.NewRequest(method, c.base+path, rd)
 	req.Header.Set("Authorization", "Bearer "+c.token)
-	req.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(req)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	client := c.http
+	if client == nil {
+		client = http.DefaultClient
+	}
+	res, err := client.Do(req)
 	if err != nil {
 		c.t.Fatal(err)
 	}

@@ -147,7 +147,7 @@ type browser struct {
 func (h *harness) browser() *browser {
 	jar, _ := cookiejar.New(nil)
 	return &browser{t: h.t, h: h, header: http.Header{},
-		client: &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+		client: &http.Client{Jar: jar, Transport: h.check, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 }
 
 func (b *browser) do(method, path string, body any) response {
@@ -324,7 +324,7 @@ func TestMagicLinkLogin(t *testing.T) {
 		}
 	})
 	t.Run("SignatureBeforePath", func(t *testing.T) {
-		res := h.browser().do("GET", "/api/magic-links/login?path=//evil.example&user_uuid="+h.alice.ID+"&expires=9999999999&signature=x", nil)
+		res := h.browser().invalid().do("GET", "/api/magic-links/login?path=//evil.example&user_uuid="+h.alice.ID+"&expires=9999999999&signature=x", nil)
 		if res.Status != 403 {
 			t.Fatalf("%d %s; want 403 before the path is looked at", res.Status, res.Body)
 		}
@@ -332,7 +332,7 @@ func TestMagicLinkLogin(t *testing.T) {
 	t.Run("PathToAnotherHost", func(t *testing.T) {
 		exp := strconv.FormatInt(time.Now().Add(time.Minute).Unix(), 10)
 		v := url.Values{"user_uuid": {h.alice.ID}, "path": {"//evil.example"}, "expires": {exp}, "signature": {sign(h.alice.ID, "//evil.example", "", exp)}}
-		res := h.browser().do("GET", "/api/magic-links/login?"+v.Encode(), nil)
+		res := h.browser().invalid().do("GET", "/api/magic-links/login?"+v.Encode(), nil)
 		if res.Status != 422 || !strings.Contains(string(res.Body), `"path":[`) {
 			t.Fatalf("%d %s", res.Status, res.Body)
 		}
@@ -393,7 +393,7 @@ func TestMagicLinkLogin(t *testing.T) {
 		if me := b.do("GET", "/api/users/me", nil); me.JSON(t)["data"].(map[string]any)["id"] != h.bob.ID {
 			t.Fatalf("signed in as %s", me.Body)
 		}
-		if bad := h.do("POST", "/api/magic-links/me", h.tokenB, map[string]string{"path": "//evil.example"}); bad.Status != 422 {
+		if bad := h.doInvalid("POST", "/api/magic-links/me", h.tokenB, map[string]string{"path": "//evil.example"}); bad.Status != 422 {
 			t.Fatalf("path //evil.example: %d", bad.Status)
 		}
 	})
@@ -414,7 +414,7 @@ func TestPasswordSession(t *testing.T) {
 	if planted == "" {
 		t.Fatal("no session cookie after sign-in")
 	}
-	res := b.do("POST", "/api/login", map[string]string{"email": user.Email, "password": "correct horse battery", "remember": "yes"})
+	res := b.invalid().do("POST", "/api/login", map[string]string{"email": user.Email, "password": "correct horse battery", "remember": "yes"})
 	if res.Status != 422 {
 		t.Fatalf("remember as a string: %d", res.Status)
 	}

@@ -47,7 +47,7 @@ type createAppInput struct {
 }
 
 type updateAppInput struct {
-	App  string `path:"app" doc:"The app's id."`
+	App  string `path:"app" format:"uuid" doc:"The app's id."`
 	Body *struct {
 		Name   *string   `json:"name,omitempty" minLength:"1" maxLength:"255" doc:"A new name, 1 to 255 characters."`
 		Scopes *[]string `json:"scopes,omitempty" doc:"The scopes that replace the app's, at least one. A token can only grant scopes it carries itself; asking for more is 403."`
@@ -55,7 +55,7 @@ type updateAppInput struct {
 }
 
 type appInput struct {
-	App string `path:"app" doc:"The app's id."`
+	App string `path:"app" format:"uuid" doc:"The app's id."`
 }
 
 type listAppsInput struct {

@@ -62,10 +62,11 @@ type Tag struct {
 	Category *TagCategory `json:"category" doc:"Null for persons, locations, activities and feelings. The category of a trigger or behaviour, grouping those of the same meaning."`
 }
 
-// TagCategory names a tag's category.
+// TagCategory names a tag's category; a tag without one has null.
 type TagCategory struct {
-	ID   string `json:"id" format:"uuid"`
-	Name string `json:"name"`
+	_    struct{} `nullable:"true"`
+	ID   string   `json:"id" format:"uuid"`
+	Name string   `json:"name"`
 }
 
 func newCaptureItem(c *store.Capture) CaptureItem {
@@ -96,7 +97,7 @@ type createCaptureInput struct {
 }
 
 type captureInput struct {
-	Capture string `path:"capture" doc:"The capture's id."`
+	Capture string `path:"capture" format:"uuid" doc:"The capture's id."`
 }
 
 type listCapturesInput struct {

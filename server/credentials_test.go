@@ -108,7 +108,7 @@ func TestMagicLinkPathCountsCharacters(t *testing.T) {
 	if res := h.do("POST", "/api/magic-links/me", h.tokenA, map[string]string{"path": at255}); res.Status != 200 {
 		t.Fatalf("a 255-character path: %d %s", res.Status, res.Body)
 	}
-	if res := h.do("POST", "/api/magic-links/me", h.tokenA, map[string]string{"path": at255 + "é"}); res.Status != 422 ||
+	if res := h.doInvalid("POST", "/api/magic-links/me", h.tokenA, map[string]string{"path": at255 + "é"}); res.Status != 422 ||
 		!strings.Contains(string(res.Body), `"path":["The path may not be longer than 255 characters."]`) {
 		t.Fatalf("a 256-character path: %d %s", res.Status, res.Body)
 	}

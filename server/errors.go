@@ -218,6 +218,8 @@ func describe(err error) (field, sentence string) {
 		return field, fmt.Sprintf("The %s must be a date and time such as 2026-11-22T08:21:03Z.", field)
 	case strings.Contains(msg, "RFC 3339 date"), strings.Contains(msg, "invalid date"):
 		return field, fmt.Sprintf("The %s must be a date such as 2026-11-22.", field)
+	case strings.HasPrefix(msg, "expected string to match pattern"):
+		return field, fmt.Sprintf("The %s is not in the form the API reference gives for it.", field)
 	case strings.Contains(msg, "uuid"):
 		return field, fmt.Sprintf("The %s must be a UUID.", field)
 	}

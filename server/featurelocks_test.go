@@ -139,7 +139,7 @@ func TestFeatureLockPatterns(t *testing.T) {
 			contains: []string{`{"message":"Unauthenticated."}`}},
 		{name: "ErrMissingScope", method: "GET", path: "/api/feature-locks/me/patterns", token: noPatterns, status: 403,
 			contains: []string{`{"message":"This token lacks the patterns:read scope."}`}},
-		{name: "ErrUnknownType", method: "GET", path: "/api/feature-locks/me/moods", token: h.tokenA, status: 422,
+		{name: "ErrUnknownType", invalid: true, method: "GET", path: "/api/feature-locks/me/moods", token: h.tokenA, status: 422,
 			contains: []string{`"errors":{"type":["The type must be one of: patterns, correlations, flows."]}`}},
 		{name: "ErrScopeOnPatterns", method: "GET", path: "/api/feature-locks/me/patterns?scope=anything", token: h.tokenA, status: 422,
 			contains: []string{`{"message":"The patterns lock takes no scope; leave scope out.","errors":{"scope":["The patterns lock takes no scope; leave scope out."]}}`}},

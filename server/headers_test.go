@@ -76,6 +76,7 @@ func TestSecurityHeaders(t *testing.T) {
 		body                      any
 		status                    int
 		prepare                   func(*http.Request)
+		invalid                   bool // the request breaks the OpenAPI document on purpose
 	}{
 		{name: "APIJSON", method: "GET", path: "/api/users/me", token: h.tokenA, status: 200},
 		{name: "OpenHealthCheck", method: "GET", path: "/api/health-check", status: 200},
@@ -86,14 +87,14 @@ func TestSecurityHeaders(t *testing.T) {
 		{name: "WebScript", method: "GET", path: "/static/app.js", status: 200},
 		{name: "WebStylesheet", method: "GET", path: "/static/style.css", status: 200},
 		{name: "StaticFolderListing", method: "GET", path: "/static/", status: 404},
-		{name: "UnknownAPIRoute", method: "GET", path: "/api/nothing-here", token: h.tokenA, status: 404},
+		{name: "UnknownAPIRoute", method: "GET", path: "/api/nothing-here", token: h.tokenA, status: 404, invalid: true},
 		{name: "UnknownPage", method: "GET", path: "/nothing-here", status: 404},
 		{name: "Unauthenticated", method: "GET", path: "/api/captures", status: 401},
 		{name: "MissingScope", method: "GET", path: "/api/settings/me", token: narrow, status: 403},
 		{name: "CrossOrigin", method: "POST", path: "/api/logout", status: 403, prepare: crossOrigin},
 		{name: "BodyTooLarge", method: "POST", path: "/api/feedback", token: h.tokenA,
-			body: `{"feedback":"` + strings.Repeat("a", 5000) + `"}`, status: 413},
-		{name: "Invalid", method: "POST", path: "/api/feedback", token: h.tokenA, body: `{}`, status: 422},
+			body: `{"feedback":"` + strings.Repeat("a", 5000) + `"}`, status: 413, invalid: true},
+		{name: "Invalid", method: "POST", path: "/api/feedback", token: h.tokenA, body: `{}`, status: 422, invalid: true},
 	} {
 		t.Run(sc.name, func(t *testing.T) {
 			var body io.Reader
@@ -109,6 +110,9 @@ func TestSecurityHeaders(t *testing.T) {
 			}
 			if sc.prepare != nil {
 				sc.prepare(req)
+			}
+			if sc.invalid {
+				req = offDocument(req)
 			}
 			res := h.send(req, sc.token)
 			if got, want := res.Status, sc.status; got != want {

@@ -43,7 +43,7 @@ func newJobBatch(b *store.JobBatch) JobBatch {
 }
 
 type jobBatchInput struct {
-	JobBatch string `path:"jobBatch" doc:"The job batch's id."`
+	JobBatch string `path:"jobBatch" format:"uuid" doc:"The job batch's id."`
 }
 
 type batchOutput struct {
@@ -57,7 +57,7 @@ const (
 )
 
 type importInput struct {
-	ContentType string `header:"Content-Type"`
+	ContentType string `header:"Content-Type" doc:"multipart/form-data for a form; anything else for the file itself, which is recognised by its content."`
 	Filename    string `query:"filename" maxLength:"255" doc:"The upload's file name, when the body is the file itself: it names the import, and a name ending in .md, .markdown or .txt marks a single Markdown entry."`
 	body        io.Reader
 }

@@ -61,18 +61,18 @@ type magicTokenInput struct {
 
 type magicMeInput struct {
 	Body struct {
-		Path     string `json:"path,omitempty" doc:"The screen to land on: a path starting with a single slash, at most 255 characters. Default /."`
-		ReturnTo string `json:"return_to,omitempty" doc:"Where to go back to afterwards: a URL on this app's own origin."`
+		Path     string `json:"path,omitempty" maxLength:"255" pattern:"^/([^/\\\\].*)?$" doc:"The screen to land on: a path starting with a single slash, at most 255 characters. Default /."`
+		ReturnTo string `json:"return_to,omitempty" format:"uri" doc:"Where to go back to afterwards: a URL on this app's own origin."`
 	}
 }
 
 type magicLoginInput struct {
-	UserUUID  string `query:"user_uuid" doc:"The user's id. Required."`
-	Path      string `query:"path" doc:"Required: at most 255 characters, starting with a single slash not followed by another."`
-	ReturnTo  string `query:"return_to" doc:"Optional: a URL on this app's own origin."`
-	Expires   string `query:"expires" doc:"Required: the link's expiry, Unix seconds."`
-	Signature string `query:"signature" doc:"Required: the link's signature."`
-	Accept    string `header:"Accept"`
+	UserUUID  string `query:"user_uuid" required:"true" format:"uuid" doc:"The user's id."`
+	Path      string `query:"path" required:"true" doc:"The screen to land on: at most 255 characters, starting with a single slash not followed by another or by a backslash."`
+	ReturnTo  string `query:"return_to" format:"uri" doc:"Optional: a URL on this app's own origin."`
+	Expires   int64  `query:"expires" required:"true" doc:"The link's expiry, Unix seconds."`
+	Signature string `query:"signature" required:"true" minLength:"1" doc:"The link's signature."`
+	Accept    string `header:"Accept" doc:"application/json for a 200 JSON answer instead of the redirect."`
 }
 
 type magicLoginOutput struct {
@@ -104,10 +104,15 @@ func (s *Server) registerMagicLinks() {
 
 	o = op(http.MethodGet, "/magic-links/login", "magic-link-login", "Sign-in", "Sign in by link", "",
 		http.StatusForbidden, http.StatusUnprocessableEntity)
-	o.Description = "Open. Checks the signature and expiry first (403), then path and return_to (422). Signs the browser in and redirects (302) to path " +
+	o.Description = "Open. A missing or malformed user_uuid, expires or signature answers 422; then the signature and expiry are checked (403), then path and return_to (422). Signs the browser in and redirects (302) to path " +
 		"(with return_to passed on), or answers 200 JSON to a client that accepts application/json. Signing in by mail verifies the address."
 	o.Responses = map[string]*huma.Response{"302": {Description: "Signed in; Location is the screen named by path."}}
 	huma.Register(s.api, o, s.magicLogin)
+	// Described here and checked by the handler, after the signature: nothing
+	// about a link is looked at before it proves it was made here.
+	s.describeParam(o.Path, o.Method, "path", func(p *huma.Schema) {
+		p.MinLength, p.MaxLength, p.Pattern = new(1), new(255), `^/([^/\\].*)?$`
+	})
 }
 
 // validEmail normalises an address (store.NormaliseEmail) and checks it
@@ -263,8 +268,8 @@ func (s *Server) makeMagicLink(ctx context.Context, in *magicMeInput) (*struct{ 
 func (s *Server) magicLogin(ctx context.Context, in *magicLoginInput) (*magicLoginOutput, error) {
 	// Authorization first: nothing about the path is looked at before the
 	// link proves it was made here.
-	exp, err := strconv.ParseInt(in.Expires, 10, 64)
-	if err != nil || in.Signature == "" || !equal(in.Signature, s.keys.mac("magic-link", in.UserUUID, in.Path, in.ReturnTo, in.Expires)) {
+	exp := in.Expires
+	if !equal(in.Signature, s.keys.mac("magic-link", in.UserUUID, in.Path, in.ReturnTo, strconv.FormatInt(exp, 10))) {
 		return nil, &apiError{status: http.StatusForbidden, Message: "Invalid signature."}
 	}
 	if !s.opts.Store.Now().Before(time.Unix(exp, 0)) {

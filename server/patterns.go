@@ -93,7 +93,7 @@ func newCorrelation(c *store.Correlation) Correlation {
 }
 
 type patternInput struct {
-	ID string `path:"id" doc:"The pattern's id."`
+	ID string `path:"id" format:"uuid" doc:"The pattern's id."`
 }
 
 type reviewBody struct {
@@ -101,12 +101,12 @@ type reviewBody struct {
 }
 
 type reviewPatternInput struct {
-	ID   string `path:"id" doc:"The pattern's id."`
+	ID   string `path:"id" format:"uuid" doc:"The pattern's id."`
 	Body reviewBody
 }
 
 type reviewCorrelationInput struct {
-	Correlation string `path:"correlation" doc:"The correlation's id."`
+	Correlation string `path:"correlation" format:"uuid" doc:"The correlation's id."`
 	Body        reviewBody
 }
 

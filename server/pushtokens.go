@@ -17,7 +17,7 @@ type savePushTokenInput struct {
 }
 
 type pushTokenInput struct {
-	FCMToken string `path:"fcmToken" doc:"The push token, as it was registered."`
+	FCMToken string `path:"fcmToken" maxLength:"4096" doc:"The push token, as it was registered."`
 }
 
 func (s *Server) registerPushTokens() {

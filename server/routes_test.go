@@ -103,7 +103,7 @@ func TestSettings(t *testing.T) {
 			body: map[string]string{"value": "english please"}, status: 422, contains: []string{`"errors":{"value":[`}},
 		{name: "ErrUnknownKey", method: "PUT", path: "/api/settings/me/colour", token: h.tokenA,
 			body: map[string]string{"value": "blue"}, status: 422, contains: []string{`"errors":{"key":["The setting \"colour\" does not exist`}},
-		{name: "ErrMissingValue", method: "PUT", path: "/api/settings/me/timezone", token: h.tokenA,
+		{name: "ErrMissingValue", invalid: true, method: "PUT", path: "/api/settings/me/timezone", token: h.tokenA,
 			body: map[string]string{}, status: 422, contains: []string{`"errors":{"value":["The value field is required."]}`}},
 		{name: "ErrNoToken", method: "GET", path: "/api/settings/me", status: 401},
 	})
@@ -113,20 +113,20 @@ func TestFeedback(t *testing.T) {
 	h := newHarness(t)
 	h.run([]scenario{
 		{name: "OK", method: "POST", path: "/api/feedback", token: h.tokenA, body: map[string]string{"feedback": "Lovely calendar."}, status: 204},
-		{name: "ErrMissing", method: "POST", path: "/api/feedback", token: h.tokenA, body: map[string]string{}, status: 422,
+		{name: "ErrMissing", invalid: true, method: "POST", path: "/api/feedback", token: h.tokenA, body: map[string]string{}, status: 422,
 			contains: []string{`{"message":"The feedback field is required.","errors":{"feedback":["The feedback field is required."]}}`}},
-		{name: "ErrEmpty", method: "POST", path: "/api/feedback", token: h.tokenA, body: map[string]string{"feedback": ""}, status: 422,
+		{name: "ErrEmpty", invalid: true, method: "POST", path: "/api/feedback", token: h.tokenA, body: map[string]string{"feedback": ""}, status: 422,
 			contains: []string{`"feedback":["The feedback field is required."]`}},
 		{name: "ErrBlank", method: "POST", path: "/api/feedback", token: h.tokenA, body: map[string]string{"feedback": "   "}, status: 422,
 			contains: []string{`"feedback":["The feedback field is required."]`}},
-		{name: "ErrTooLong", method: "POST", path: "/api/feedback", token: h.tokenA, body: map[string]string{"feedback": strings.Repeat("é", 2001)}, status: 422,
+		{name: "ErrTooLong", invalid: true, method: "POST", path: "/api/feedback", token: h.tokenA, body: map[string]string{"feedback": strings.Repeat("é", 2001)}, status: 422,
 			contains: []string{`"feedback":["The feedback may not be longer than 2000 characters."]`}},
 		{name: "LongestAllowed", method: "POST", path: "/api/feedback", token: h.tokenA, body: map[string]string{"feedback": strings.Repeat("é", 2000)}, status: 204},
-		{name: "ErrWrongType", method: "POST", path: "/api/feedback", token: h.tokenA, body: `{"feedback": 12}`, status: 422,
+		{name: "ErrWrongType", invalid: true, method: "POST", path: "/api/feedback", token: h.tokenA, body: `{"feedback": 12}`, status: 422,
 			contains: []string{`"feedback":["The feedback must be a string."]`}},
-		{name: "ErrMalformedJSON", method: "POST", path: "/api/feedback", token: h.tokenA, body: `{"feedback": `, status: 422,
+		{name: "ErrMalformedJSON", invalid: true, method: "POST", path: "/api/feedback", token: h.tokenA, body: `{"feedback": `, status: 422,
 			contains: []string{`"errors":{"body":["The request body must be a JSON object."]}`}},
-		{name: "ErrNoBody", method: "POST", path: "/api/feedback", token: h.tokenA, status: 422, contains: []string{`"errors":{"body":[`}},
+		{name: "ErrNoBody", invalid: true, method: "POST", path: "/api/feedback", token: h.tokenA, status: 422, contains: []string{`"errors":{"body":[`}},
 		{name: "ErrNoToken", method: "POST", path: "/api/feedback", body: map[string]string{"feedback": "hi"}, status: 401},
 	})
 	t.Run("Stored", func(t *testing.T) {
@@ -150,12 +150,12 @@ func TestFeedback(t *testing.T) {
 func TestErrors(t *testing.T) {
 	h := newHarness(t, func(o *server.Options) { o.MaxBodyBytes = 4096 })
 	h.run([]scenario{
-		{name: "UnknownRoute", method: "GET", path: "/api/nothing-here", token: h.tokenA, status: 404,
+		{name: "UnknownRoute", invalid: true, method: "GET", path: "/api/nothing-here", token: h.tokenA, status: 404,
 			contains: []string{`{"message":"No API route matches GET /api/nothing-here."}`}},
-		{name: "BodyTooLarge", method: "POST", path: "/api/feedback", token: h.tokenA,
+		{name: "BodyTooLarge", invalid: true, method: "POST", path: "/api/feedback", token: h.tokenA,
 			body: `{"feedback":"` + strings.Repeat("a", 5000) + `"}`, status: 413, contains: []string{`"message":"The request body is too large`}},
 		{name: "HomePage", method: "GET", path: "/", status: 200, contains: []string{"Email me a sign-in link", `src="/static/app.js"`}},
-		{name: "UnknownField", method: "POST", path: "/api/feedback", token: h.tokenA,
+		{name: "UnknownField", invalid: true, method: "POST", path: "/api/feedback", token: h.tokenA,
 			body: `{"feedback":"ok","mood":"great"}`, status: 422, contains: []string{`"mood":["The mood field is not recognised."]`}},
 	})
 	t.Run("RequestID", func(t *testing.T) {

@@ -158,6 +158,7 @@ func New(opts Options) *Server {
 	s.registerImports()
 	s.registerApps()
 	s.registerPushTokens()
+	s.completeDocument()
 
 	s.routePages(mux)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/recur-journal/recur/server"
+	"github.com/recur-journal/recur/server/openapitest"
 	"github.com/recur-journal/recur/store"
 	"github.com/recur-journal/recur/store/storetest"
 )
@@ -28,6 +29,8 @@ type harness struct {
 	tokenA string // alice, every scope
 	tokenB string // bob, every scope
 	offset atomic.Int64
+	// check holds every request and answer to the OpenAPI document.
+	check *openapitest.Checker
 }
 
 // advance moves the store's clock forward, as time would.
@@ -51,6 +54,7 @@ func newHarness(t *testing.T, opts ...func(*server.Options)) *harness {
 	api.Start()
 	t.Cleanup(api.Stop)
 	t.Cleanup(h.srv.Close)
+	h.check = newDocCheck(t, h.srv.Config.Handler)
 	h.alice = storetest.MustCreateUser(t, s, "alice@example.com")
 	h.bob = storetest.MustCreateUser(t, s, "bob@example.com")
 	h.tokenA = storetest.MustCreateToken(t, s, h.alice.ID)
@@ -75,7 +79,21 @@ func (r response) JSON(t *testing.T) map[string]any {
 	return v
 }
 
+// do sends a request that the OpenAPI document describes.
 func (h *harness) do(method, path, token string, body any) response {
+	h.t.Helper()
+	return h.send(h.request(method, path, body), token)
+}
+
+// doInvalid sends a request that breaks the OpenAPI document on purpose:
+// only the answer is checked against it.
+func (h *harness) doInvalid(method, path, token string, body any) response {
+	h.t.Helper()
+	return h.send(offDocument(h.request(method, path, body)), token)
+}
+
+// request builds a JSON request to the test server.
+func (h *harness) request(method, path string, body any) *http.Request {
 	h.t.Helper()
 	var rd io.Reader
 	switch b := body.(type) {
@@ -97,16 +115,18 @@ func (h *harness) do(method, path, token string, body any) response {
 	if rd != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	return h.send(req, token)
+	return req
 }
 
-// send sends req with the bearer token, if any, and reads the answer.
+// send sends req with the bearer token, if any, and reads the answer; the
+// request (unless marked offDocument) and the answer must be as the OpenAPI
+// document describes them.
 func (h *harness) send(req *http.Request, token string) response {
 	h.t.Helper()
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	res, err := http.DefaultClient.Do(req)
+	res, err := (&http.Client{Transport: h.check}).Do(req)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -128,13 +148,20 @@ type scenario struct {
 	status      int
 	contains    []string
 	notContains []string
+	// invalid says the request breaks the OpenAPI document on purpose:
+	// only the answer is checked against it.
+	invalid bool
 }
 
 func (h *harness) run(scenarios []scenario) {
 	h.t.Helper()
 	for _, sc := range scenarios {
 		h.t.Run(sc.name, func(t *testing.T) {
-			res := h.do(sc.method, sc.path, sc.token, sc.body)
+			req := sentBy(h.request(sc.method, sc.path, sc.body), t)
+			if sc.invalid {
+				req = offDocument(req)
+			}
+			res := h.send(req, sc.token)
 			if got, want := res.Status, sc.status; got != want {
 				t.Fatalf("%s %s: status = %d, want %d\n%s", sc.method, sc.path, got, want, res.Body)
 			}

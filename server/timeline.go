@@ -41,6 +41,10 @@ func (s *Server) registerTimeline() {
 		scopeCapturesRead, http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity)
 	o.Description += " One entry per day from from to to, both included, in your timezone, empty days included. Without dates: the last 30 days."
 	huma.Register(s.api, o, s.getTimeline)
+	// The handler checks the dates, with sentences of its own.
+	for _, name := range []string{"from", "to"} {
+		s.describeParam(o.Path, o.Method, name, func(p *huma.Schema) { p.Format = "date" })
+	}
 }
 
 // parseDay reads a calendar date, YYYY-MM-DD, in years 1 to 9999. The date

@@ -14,9 +14,9 @@ import (
 const VerificationLinkLifetime = time.Hour
 
 type verifyInput struct {
-	UserUUID  string `query:"user_uuid"`
-	Expires   string `query:"expires"`
-	Signature string `query:"signature"`
+	UserUUID  string `query:"user_uuid" required:"true" format:"uuid" doc:"The user's id, as the mailed link gives it."`
+	Expires   int64  `query:"expires" required:"true" doc:"The link's expiry, Unix seconds, as the mailed link gives it."`
+	Signature string `query:"signature" required:"true" minLength:"1" doc:"The link's signature, as the mailed link gives it."`
 }
 
 func (s *Server) registerVerification() {
@@ -27,7 +27,7 @@ func (s *Server) registerVerification() {
 	huma.Register(s.api, o, s.sendVerification)
 
 	o = op(http.MethodGet, "/email/verify", "verify-email", "Sign-in", "Verify the address by its mailed link", "", http.StatusForbidden)
-	o.Description = "Open: the signed link is the proof."
+	o.Description = "Open: the signed link is the proof. A missing or malformed parameter answers 422; a link not made here, or expired, 403."
 	huma.Register(s.api, o, s.verifyEmail)
 }
 
@@ -61,8 +61,8 @@ func (s *Server) verifyEmail(ctx context.Context, in *verifyInput) (*struct{ Bod
 	if err != nil {
 		return nil, forbidden
 	}
-	exp, err := strconv.ParseInt(in.Expires, 10, 64)
-	if err != nil || !equal(in.Signature, s.keys.mac("verify-email", user.ID, user.Email, in.Expires)) {
+	exp := in.Expires
+	if !equal(in.Signature, s.keys.mac("verify-email", user.ID, user.Email, strconv.FormatInt(exp, 10))) {
 		return nil, forbidden
 	}
 	if !s.opts.Store.Now().Before(time.Unix(exp, 0)) {
