@@ -1,7 +1,6 @@
 package pipeline_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"testing"
@@ -9,8 +8,6 @@ import (
 	"github.com/ollama/ollama/api"
 
 	"github.com/recur-journal/recur/pipeline/fakeollama"
-	"github.com/recur-journal/recur/pipeline/scripted"
-	"github.com/recur-journal/recur/store"
 )
 
 // TestOverlongAnswerNotStored: a model that answers with 3,000 names in one
@@ -34,25 +31,5 @@ func TestOverlongAnswerNotStored(t *testing.T) {
 		return fakeollama.Reply{Content: string(b)}, step == "extract"
 	})
 	e.start()
-	const text = "The train was late again on my commute. I was frustrated and annoyed."
-	c := e.waitStatus(e.capture(text).ID, store.StatusFailed)
-	if c.Original != text || len(c.Segments) != 0 {
-		t.Fatalf("failed capture kept %q and %d segments; want its text only", c.Original, len(c.Segments))
-	}
-	extracts := 0
-	for _, call := range e.fake.Calls() {
-		if call.Request != nil && scripted.Step(call.Request) == "extract" {
-			extracts++
-		}
-	}
-	if extracts != 3 {
-		t.Fatalf("extract was asked %d times, want 3 (the first try and two retries)", extracts)
-	}
-	tags, err := e.store.Tags(context.Background(), e.user.ID, store.TagTypes...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(tags) != 0 {
-		t.Fatalf("%d tags stored from an answer over its bounds, want none", len(tags))
-	}
+	e.failsExtracting("The train was late again on my commute. I was frustrated and annoyed.")
 }

@@ -90,6 +90,34 @@ func (e *env) capture(text string) *store.Capture {
 }
 
 // waitStatus waits, boundedly, until the capture has the status.
+// failsExtracting posts text and checks that, extract's answers being
+// unusable, the capture fails after the first try and two retries, keeping
+// its text and nothing else.
+func (e *env) failsExtracting(text string) *store.Capture {
+	e.t.Helper()
+	c := e.waitStatus(e.capture(text).ID, store.StatusFailed)
+	if c.Original != text || len(c.Segments) != 0 {
+		e.t.Fatalf("failed capture kept %q and %d segments; want its text only", c.Original, len(c.Segments))
+	}
+	extracts := 0
+	for _, call := range e.fake.Calls() {
+		if call.Request != nil && scripted.Step(call.Request) == "extract" {
+			extracts++
+		}
+	}
+	if extracts != 3 {
+		e.t.Fatalf("extract was asked %d times, want 3 (the first try and two retries)", extracts)
+	}
+	tags, err := e.store.Tags(context.Background(), e.user.ID, store.TagTypes...)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if len(tags) != 0 {
+		e.t.Fatalf("a failed run left %d tags, want none", len(tags))
+	}
+	return c
+}
+
 func (e *env) waitStatus(id, status string) *store.Capture {
 	e.t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
@@ -332,23 +360,7 @@ func TestFaults(t *testing.T) {
 			e := newEnv(t)
 			e.answerWith(func(step string, _ *api.ChatRequest) (fakeollama.Reply, bool) { return f.reply, step == "extract" })
 			e.start()
-			c := e.waitStatus(e.capture(text).ID, store.StatusFailed)
-			if c.Original != text || len(c.Segments) != 0 {
-				t.Fatalf("failed capture kept %q and %d segments", c.Original, len(c.Segments))
-			}
-			extracts := 0
-			for _, call := range e.fake.Calls() {
-				if call.Request != nil && scripted.Step(call.Request) == "extract" {
-					extracts++
-				}
-			}
-			if extracts != 3 {
-				t.Fatalf("extract was asked %d times, want 3 (the first try and two retries)", extracts)
-			}
-			tags, _ := e.store.Tags(context.Background(), e.user.ID, store.TagTypes...)
-			if len(tags) != 0 {
-				t.Fatalf("a failed run left tags %v", tags)
-			}
+			c := e.failsExtracting(text)
 			again := e.waitStatus(e.capture(text).ID, store.StatusFailed)
 			if again.ID == c.ID {
 				t.Fatal("posting the text again did not make a new capture")
