@@ -102,24 +102,14 @@ const appFrom = ` FROM apps a JOIN personal_access_tokens t ON t.id = a.token_id
 
 func scanApp(row interface{ Scan(...any) error }) (*App, error) {
 	var a App
-	var scopes, created, updated string
-	var lastUsed sql.NullString
-	err := row.Scan(&a.ID, &a.UserID, &a.Name, &a.TokenID, &scopes, &lastUsed, &created, &updated)
+	var scopes string
+	err := row.Scan(&a.ID, &a.UserID, &a.Name, &a.TokenID, &scopes, dbNullTime{&a.LastUsedAt}, dbTime{&a.CreatedAt}, dbTime{&a.UpdatedAt})
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, NotFound("App")
 	} else if err != nil {
 		return nil, err
 	}
 	a.Scopes = strings.Fields(scopes)
-	if a.LastUsedAt, err = scanTime(lastUsed); err != nil {
-		return nil, err
-	}
-	if a.CreatedAt, err = ParseTime(created); err != nil {
-		return nil, err
-	}
-	if a.UpdatedAt, err = ParseTime(updated); err != nil {
-		return nil, err
-	}
 	return &a, nil
 }
 

@@ -98,20 +98,11 @@ const captureColumns = `id, user_id, original, translated, language, origin, occ
 
 func scanCapture(row interface{ Scan(...any) error }) (*Capture, error) {
 	var c Capture
-	var occurred, created, updated string
-	err := row.Scan(&c.ID, &c.UserID, &c.Original, &c.Translated, &c.Language, &c.Origin, &occurred, &c.Status, &c.Attempts, &created, &updated)
+	err := row.Scan(&c.ID, &c.UserID, &c.Original, &c.Translated, &c.Language, &c.Origin, dbTime{&c.OccurredAt}, &c.Status, &c.Attempts,
+		dbTime{&c.CreatedAt}, dbTime{&c.UpdatedAt})
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, NotFound("Capture")
 	} else if err != nil {
-		return nil, err
-	}
-	if c.OccurredAt, err = ParseTime(occurred); err != nil {
-		return nil, err
-	}
-	if c.CreatedAt, err = ParseTime(created); err != nil {
-		return nil, err
-	}
-	if c.UpdatedAt, err = ParseTime(updated); err != nil {
 		return nil, err
 	}
 	return &c, nil

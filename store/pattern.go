@@ -72,10 +72,10 @@ const patternColumns = `p.id, p.user_id, p.category_id, c.name, c.kind, p.sentim
 // scanPattern reads patternColumns; feelings get their ids only (see withFeelings).
 func scanPattern(row interface{ Scan(...any) error }) (*Pattern, error) {
 	var p Pattern
-	var feelings, last, created, updated string
-	var closed sql.NullString
+	var feelings string
 	err := row.Scan(&p.ID, &p.UserID, &p.CategoryID, &p.Name, &p.Kind, &p.Sentiment, &p.Impact, &p.Urgent, &feelings,
-		&p.Description, &p.DescriptionLocale, &p.Status, &p.CapturesCount, &last, &closed, &created, &updated)
+		&p.Description, &p.DescriptionLocale, &p.Status, &p.CapturesCount,
+		dbTime{&p.LastDetectedAt}, dbNullTime{&p.ClosedAt}, dbTime{&p.CreatedAt}, dbTime{&p.UpdatedAt})
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, NotFound("Pattern")
 	} else if err != nil {
@@ -87,18 +87,6 @@ func scanPattern(row interface{ Scan(...any) error }) (*Pattern, error) {
 	}
 	for _, id := range ids {
 		p.Feelings = append(p.Feelings, Feeling{ID: id})
-	}
-	if p.LastDetectedAt, err = ParseTime(last); err != nil {
-		return nil, err
-	}
-	if p.ClosedAt, err = scanTime(closed); err != nil {
-		return nil, err
-	}
-	if p.CreatedAt, err = ParseTime(created); err != nil {
-		return nil, err
-	}
-	if p.UpdatedAt, err = ParseTime(updated); err != nil {
-		return nil, err
 	}
 	return &p, nil
 }
@@ -465,11 +453,7 @@ func captureRefs(ctx context.Context, q querier, query string, args ...any) ([]C
 	out := []CaptureRef{}
 	for rows.Next() {
 		var c CaptureRef
-		var at string
-		if err := rows.Scan(&c.ID, &c.Status, &at); err != nil {
-			return nil, err
-		}
-		if c.OccurredAt, err = ParseTime(at); err != nil {
+		if err := rows.Scan(&c.ID, &c.Status, dbTime{&c.OccurredAt}); err != nil {
 			return nil, err
 		}
 		out = append(out, c)
