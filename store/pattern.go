@@ -169,35 +169,18 @@ func (s *Store) FindPatterns(ctx context.Context, userID string, f PatternFilter
 	}
 	var out []Pattern
 	var total int
-	err := s.view(ctx, func(tx *sql.Tx) error {
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM patterns p WHERE `+where, userID).Scan(&total); err != nil {
-			return err
-		}
-		rows, err := tx.QueryContext(ctx, `SELECT `+patternColumns+` FROM patterns p JOIN categories c ON c.id = p.category_id
-			WHERE `+where+` ORDER BY `+patternListOrder+` LIMIT ? OFFSET ?`, userID, f.Page.Limit, f.Page.Offset())
+	err := s.view(ctx, func(tx *sql.Tx) (err error) {
+		out, total, err = listPage(ctx, tx, listQuery{columns: patternColumns,
+			from: `FROM patterns p JOIN categories c ON c.id = p.category_id WHERE ` + where,
+			args: []any{userID}, order: patternListOrder}, f.Page, scanPattern)
 		if err != nil {
 			return err
 		}
-		var list []*Pattern
-		for rows.Next() {
-			p, err := scanPattern(rows)
-			if err != nil {
-				rows.Close()
-				return err
-			}
-			list = append(list, p)
+		list := make([]*Pattern, len(out))
+		for i := range out {
+			list[i] = &out[i]
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		if err := withFeelings(ctx, tx, list); err != nil {
-			return err
-		}
-		for _, p := range list {
-			out = append(out, *p)
-		}
-		return nil
+		return withFeelings(ctx, tx, list)
 	})
 	return out, total, err
 }
