@@ -97,6 +97,7 @@ type BusyError struct {
 	RetryAfter int // seconds
 }
 
+// Error implements the error interface.
 func (e *BusyError) Error() string { return e.Message }
 
 // Importer reads uploads into journals, one per account at a time and a few
