@@ -11,7 +11,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/recur-journal/recur/server"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -221,12 +220,12 @@ func (m *Main) parseTokenCreate(args []string) error {
 	return m.parse("token create EMAIL", "Create a bearer token for the user and print it, and nothing else, on standard output. It is shown once.", args, 1, 1,
 		func(fs *flag.FlagSet) {
 			fs.StringVar(&name, "name", "cli", "a `NAME` to tell the token apart")
-			fs.StringVar(&scopes, "scopes", "*", "comma-separated scopes; * grants all ("+strings.Join(scopeList(), ", ")+")")
+			fs.StringVar(&scopes, "scopes", "*", "comma-separated scopes; * grants all ("+strings.Join(store.ScopeNames(), ", ")+")")
 			fs.Var(&expires, "expires", "lifetime such as 720h; 0 never expires (default [auth] token_lifetime)")
 		},
 		func(pos []string) {
 			m.command = func(ctx context.Context) error {
-				list, err := server.ParseScopes(scopes)
+				list, err := store.ParseScopes(scopes)
 				if err != nil {
 					return err
 				}
@@ -257,14 +256,6 @@ func (m *Main) parseTokenCreate(args []string) error {
 				return err
 			}
 		})
-}
-
-func scopeList() []string {
-	names := make([]string, len(server.Scopes))
-	for i, s := range server.Scopes {
-		names[i] = s.Name
-	}
-	return names
 }
 
 // cliError turns a coded error into a sentence for the terminal.

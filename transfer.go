@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -13,9 +14,9 @@ import (
 	"time"
 
 	"github.com/recur-journal/recur/importer"
+	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/pipeline"
 	"github.com/recur-journal/recur/pipeline/detect"
-	"github.com/recur-journal/recur/server"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -84,31 +85,18 @@ func (m *Main) importJournal(ctx context.Context, path, email string, wait bool)
 	if err != nil {
 		return err
 	}
-	loc, err := m.store.Location(ctx, u.ID)
+	opts, err := journal.ImportOptions(ctx, m.store, u.ID)
 	if err != nil {
 		return err
 	}
-	opts := importer.Options{Location: loc, MaxText: store.CaptureMaxLength}
-	info, err := os.Stat(path)
-	if err != nil {
-		return fmt.Errorf("cannot read %s: %w", path, errors.Unwrap(err))
-	}
-	var res *importer.Result
-	if info.IsDir() {
-		res, err = importer.ReadFS(os.DirFS(path), opts)
-	} else {
-		// Read a piece at a time, within the same limits as an upload.
-		var f *os.File
-		if f, err = os.Open(path); err != nil {
-			return err
-		}
-		defer f.Close()
-		res, err = importer.ReadAt(filepath.Base(path), f, info.Size(), opts)
-	}
-	if err != nil {
+	res, err := journal.ReadPath(path, opts)
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == path {
+		return fmt.Errorf("cannot read %s: %w", path, pe.Err)
+	} else if err != nil {
 		return fmt.Errorf("nothing was imported: %w", err)
 	}
-	r, err := server.Import(ctx, m.store, u.ID, filepath.Base(path), res)
+	r, err := journal.Import(ctx, m.store, u.ID, filepath.Base(path), res)
 	if err != nil {
 		return fmt.Errorf("nothing was imported: %w", cliError(err))
 	}

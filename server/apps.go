@@ -158,9 +158,9 @@ func checkGrant(p *principal, scopes []string) error {
 	}
 	var problems []string
 	for _, sc := range scopes {
-		if sc != scopeAll && !slices.Contains(scopeNames(), sc) {
+		if sc != scopeAll && !slices.Contains(store.ScopeNames(), sc) {
 			problems = append(problems, fmt.Sprintf("The scope %q does not exist; known scopes are %s, or * for all.",
-				sc, strings.Join(scopeNames(), ", ")))
+				sc, strings.Join(store.ScopeNames(), ", ")))
 		}
 	}
 	if len(problems) > 0 {

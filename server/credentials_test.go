@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/recur-journal/recur/server"
+	"github.com/recur-journal/recur/store"
 	"github.com/recur-journal/recur/store/storetest"
 )
 
@@ -33,7 +33,7 @@ func TestNoEscalation(t *testing.T) {
 	// Every named scope, one by one, is still not "*": a session carries
 	// every scope, including ones added later.
 	var named []string
-	for _, s := range server.Scopes {
+	for _, s := range store.Scopes {
 		named = append(named, s.Name)
 	}
 	everyNamed := storetest.MustCreateToken(t, h.store, h.alice.ID, named...)

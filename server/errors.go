@@ -12,6 +12,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -47,7 +48,7 @@ func init() {
 	huma.NewErrorWithContext = func(ctx huma.Context, status int, msg string, errs ...error) huma.StatusError {
 		if status == http.StatusBadRequest && ctx.Operation() != nil && ctx.Operation().OperationID == importOperation {
 			// The one route whose body is a file, not JSON: Huma refuses it only when it is empty.
-			return invalid("file", emptyUpload)
+			return invalid("file", journal.EmptyUpload)
 		}
 		return buildError(ctx.Context(), status, msg, errs...)
 	}

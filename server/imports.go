@@ -4,20 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
-	"io/fs"
-	"mime"
-	"mime/multipart"
 	"net/http"
-	"os"
-	"path"
-	"path/filepath"
-	"slices"
+	"strconv"
 
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/recur-journal/recur/importer"
+	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -51,10 +45,7 @@ type batchOutput struct {
 	Body     Data[JobBatch]
 }
 
-const (
-	importOperation = "import-captures"
-	emptyUpload     = "The upload is empty: send a Day One or jrnl JSON export, a zip of Markdown files or a Markdown file."
-)
+const importOperation = "import-captures"
 
 type importInput struct {
 	ContentType string `header:"Content-Type" doc:"multipart/form-data for a form; anything else for the file itself, which is recognised by its content."`
@@ -62,7 +53,7 @@ type importInput struct {
 	body        io.Reader
 }
 
-// Resolve takes the request body as a stream: the handler copies it to a
+// Resolve takes the request body as a stream: the importer copies it to a
 // temporary file once it holds an import slot, so that an upload is never
 // held in memory whole.
 func (in *importInput) Resolve(ctx huma.Context) []error {
@@ -80,7 +71,7 @@ func (s *Server) registerImports() {
 	huma.Register(s.api, op(http.MethodGet, "/job-batches/{jobBatch}", "get-job-batch", "Captures", "Follow a job batch",
 		scopeCapturesRead, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound), s.getJobBatch)
 
-	s.imports = newImportSlots(maxImportsAtOnce)
+	s.importer = journal.NewImporter(s.opts.Store, journal.MaxImportsAtOnce)
 	o := op(http.MethodPost, "/captures/import", importOperation, "Captures", "Import a journal",
 		scopeCapturesWrite, http.StatusUnauthorized, http.StatusForbidden, http.StatusRequestEntityTooLarge, http.StatusUnprocessableEntity,
 		http.StatusTooManyRequests)
@@ -133,174 +124,19 @@ func (s *Server) batchAnswer(b *store.JobBatch) *batchOutput {
 }
 
 func (s *Server) importCaptures(ctx context.Context, in *importInput) (*batchOutput, error) {
-	userID := current(ctx).User.ID
-	release, err := s.imports.acquire(userID)
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-	loc, err := s.opts.Store.Location(ctx, userID)
-	if err != nil {
-		return nil, err
-	}
-	name, res, err := readUpload(in, importer.Options{Location: loc, MaxText: store.CaptureMaxLength})
+	r, err := s.importer.Import(ctx, current(ctx).User.ID, journal.Upload{ContentType: in.ContentType, Filename: in.Filename, Body: in.body})
 	var ie *importer.Error
-	if errors.As(err, &ie) {
+	var busy *journal.BusyError
+	switch {
+	case errors.As(err, &ie):
 		return nil, invalid("file", ie.Error())
-	} else if err != nil {
-		return nil, err
-	}
-	r, err := Import(ctx, s.opts.Store, userID, name, res)
-	if err != nil {
+	case errors.As(err, &busy):
+		return nil, &apiError{status: http.StatusTooManyRequests, Message: busy.Message,
+			headers: http.Header{"Retry-After": {strconv.Itoa(busy.RetryAfter)}}}
+	case err != nil:
 		return nil, err
 	}
 	return s.batchAnswer(r.Batch), nil
-}
-
-// Import hands what an upload held to the store, as one batch named after
-// the upload.
-func Import(ctx context.Context, st *store.Store, userID, name string, res *importer.Result) (*store.ImportResult, error) {
-	title := fmt.Sprintf("Import of %s (%s)", name, res.Format.Title())
-	if res.Format == importer.Recur {
-		return st.Restore(ctx, userID, title, res.Recur)
-	}
-	entries := make([]store.ImportEntry, len(res.Entries))
-	for i, e := range res.Entries {
-		entries[i] = store.ImportEntry{OccurredAt: e.OccurredAt, Text: e.Text, Source: e.Source}
-	}
-	return st.ImportCaptures(ctx, userID, title, entries)
-}
-
-// maxFormFiles bounds the files of one multipart upload.
-const maxFormFiles = 1000
-
-// readUpload reads the body of an import: the file itself, or a multipart
-// form with one file, or several Markdown files, in fields named file. The
-// body is copied to temporary files (readable by Recur alone, removed
-// afterwards), and the importer reads them a piece at a time.
-func readUpload(in *importInput, opts importer.Options) (string, *importer.Result, error) {
-	body := &readErr{r: in.body}
-	mediaType, params, _ := mime.ParseMediaType(in.ContentType)
-	if mediaType != "multipart/form-data" {
-		name := path.Base(in.Filename)
-		if in.Filename == "" {
-			name = "the upload"
-			if mediaType == "text/markdown" {
-				name = "entry.md"
-			}
-		}
-		f, err := os.CreateTemp("", "recur-import-*")
-		if err != nil {
-			return "", nil, err
-		}
-		defer os.Remove(f.Name())
-		defer f.Close()
-		n, err := io.Copy(f, body)
-		if err != nil {
-			return "", nil, body.cause(err)
-		} else if n == 0 {
-			return "", nil, &importer.Error{Message: emptyUpload}
-		}
-		res, err := importer.ReadAt(name, f, n, opts)
-		return name, res, err
-	}
-
-	dir, err := os.MkdirTemp("", "recur-import-*")
-	if err != nil {
-		return "", nil, err
-	}
-	defer os.RemoveAll(dir)
-	var names []string
-	mr := multipart.NewReader(body, params["boundary"])
-	for {
-		part, err := mr.NextPart()
-		if err == io.EOF {
-			break
-		} else if err != nil {
-			return "", nil, formError(body.cause(err))
-		}
-		if part.FormName() != "file" || part.FileName() == "" {
-			continue
-		}
-		name := path.Base(part.FileName())
-		if !fs.ValidPath(name) {
-			return "", nil, &importer.Error{Source: name, Message: "This is not a file name; give the file a name and send it again."}
-		}
-		if slices.Contains(names, name) {
-			return "", nil, &importer.Error{Source: name, Message: "The form holds two files of this name; give each its own."}
-		}
-		if len(names) == maxFormFiles {
-			return "", nil, &importer.Error{Message: fmt.Sprintf("The form holds more than %d files; put them in a zip and upload that.", maxFormFiles)}
-		}
-		if err := saveFile(filepath.Join(dir, name), part); err != nil {
-			return "", nil, formError(body.cause(err))
-		}
-		names = append(names, name)
-	}
-	switch len(names) {
-	case 0:
-		return "", nil, &importer.Error{Message: "The form holds no file: send it in a field named file."}
-	case 1:
-		f, err := os.Open(filepath.Join(dir, names[0]))
-		if err != nil {
-			return "", nil, err
-		}
-		defer f.Close()
-		info, err := f.Stat()
-		if err != nil {
-			return "", nil, err
-		}
-		res, err := importer.ReadAt(names[0], f, info.Size(), opts)
-		return names[0], res, err
-	}
-	res, err := importer.ReadFS(os.DirFS(dir), opts)
-	return fmt.Sprintf("%d files", len(names)), res, err
-}
-
-// saveFile copies one file of a form to name, readable by Recur alone.
-func saveFile(name string, r io.Reader) error {
-	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(f, r); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
-// formError is the error of a form that cannot be read: a body over the
-// limit stays itself (413), anything else is bad input.
-func formError(err error) error {
-	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
-		return err
-	}
-	return &importer.Error{Message: "The multipart form cannot be read: " + err.Error() + "."}
-}
-
-// readErr remembers the error reading the body ended with, which the
-// multipart reader reports without wrapping.
-type readErr struct {
-	r   io.Reader
-	err error
-}
-
-func (b *readErr) Read(p []byte) (int, error) {
-	n, err := b.r.Read(p)
-	if err != nil && err != io.EOF {
-		b.err = err
-	}
-	return n, err
-}
-
-// cause is the error reading the body ended with, if any, else err.
-func (b *readErr) cause(err error) error {
-	if b.err != nil {
-		return b.err
-	}
-	return err
 }
 
 func (s *Server) reanalyse(ctx context.Context, _ *struct{}) (*batchOutput, error) {

@@ -246,7 +246,7 @@ func TestOpenAPI(t *testing.T) {
 	}
 	schemes := doc["components"].(map[string]any)["securitySchemes"].(map[string]any)
 	desc := schemes["bearer"].(map[string]any)["description"].(string)
-	for _, s := range server.Scopes {
+	for _, s := range store.Scopes {
 		if !strings.Contains(desc, s.Name) {
 			t.Errorf("security scheme does not document scope %s", s.Name)
 		}

@@ -5,29 +5,9 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	"github.com/recur-journal/recur/store"
 )
-
-// Scope names a permission a bearer token may carry. A token made with "*"
-// carries every scope, including ones added in later versions.
-type Scope struct {
-	Name        string
-	Description string
-}
-
-// Scopes lists every scope, in the order the README and OpenAPI show them.
-var Scopes = []Scope{
-	{"profile:read", "Read the account: GET /users/me."},
-	{"captures:read", "Read entries and the calendar: captures, timeline."},
-	{"captures:write", "Write and delete entries."},
-	{"patterns:read", "Read patterns, their correlations and flows."},
-	{"patterns:review", "Accept or reject patterns and correlations."},
-	{"settings:read", "Read settings."},
-	{"settings:write", "Change settings."},
-	{"feedback:write", "Send feedback to whoever runs this instance."},
-	{"apps:manage", "List, register, change and remove third-party apps and their tokens."},
-	{"devices:write", "Register and remove the push tokens of your devices."},
-	{"account:export", "Download everything stored for the account: GET /users/me/export."},
-}
 
 // Scope names used by the routes.
 const (
@@ -38,46 +18,18 @@ const (
 	scopeAppsManage     = "apps:manage"
 	scopeDevicesWrite   = "devices:write"
 	scopeAccountExport  = "account:export"
-	scopeAll            = "*"
+	scopeAll            = store.ScopeAll
 	securityBearer      = "bearer"
 	securitySession     = "session"
 	securityDescription = "A personal access token, sent as `Authorization: Bearer <id>|<secret>`."
 	sessionDescription  = "The browser session cookie set by POST /login or GET /magic-links/login. A session may do everything a token with every scope may."
 )
 
-// ParseScopes reads a comma-separated list of scope names, rejecting unknown
-// ones. An empty list means every scope ("*").
-func ParseScopes(list string) ([]string, error) {
-	var out []string
-	for _, s := range strings.Split(list, ",") {
-		s = strings.TrimSpace(s)
-		if s == "" || slices.Contains(out, s) {
-			continue
-		}
-		if s != scopeAll && !slices.ContainsFunc(Scopes, func(sc Scope) bool { return sc.Name == s }) {
-			return nil, fmt.Errorf("unknown scope %q; known scopes are %s, or * for all", s, strings.Join(scopeNames(), ", "))
-		}
-		out = append(out, s)
-	}
-	if len(out) == 0 {
-		out = []string{scopeAll}
-	}
-	return out, nil
-}
-
-func scopeNames() []string {
-	names := make([]string, len(Scopes))
-	for i, s := range Scopes {
-		names[i] = s.Name
-	}
-	return names
-}
-
 // scopeTable renders the scopes as a Markdown table for the OpenAPI document.
 func scopeTable() string {
 	var b strings.Builder
 	b.WriteString("| scope | grants |\n|---|---|\n")
-	for _, s := range Scopes {
+	for _, s := range store.Scopes {
 		fmt.Fprintf(&b, "| `%s` | %s |\n", s.Name, s.Description)
 	}
 	b.WriteString("| `*` | every scope |\n")

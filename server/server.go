@@ -20,6 +20,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
+	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/server/apidocs"
 	"github.com/recur-journal/recur/server/mail"
 	"github.com/recur-journal/recur/store"
@@ -81,7 +82,7 @@ type Server struct {
 	sessions *scs.SessionManager
 	keys     keys
 	limiter  *limiter
-	imports  *importSlots
+	importer *journal.Importer
 	origin   string // scheme://host of BaseURL
 
 	// Password checks (passwords.go) and the sign-in mail workers (signinmail.go).

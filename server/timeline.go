@@ -3,17 +3,10 @@ package server
 import (
 	"context"
 	"net/http"
-	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/recur-journal/recur/store"
-)
-
-// Timeline bounds.
-const (
-	timelineDefaultDays = 30
-	timelineMaxSpan     = 92
+	"github.com/recur-journal/recur/journal"
 )
 
 // TimelineDay is one calendar day in the user's timezone.
@@ -47,78 +40,19 @@ func (s *Server) registerTimeline() {
 	}
 }
 
-// parseDay reads a calendar date, YYYY-MM-DD, in years 1 to 9999. The date
-// is returned at noon UTC, so that whole days can be counted and stepped
-// through without a timezone.
-func parseDay(field, value string) (time.Time, error) {
-	d, err := time.Parse(time.DateOnly, value)
-	if err != nil {
-		return d, invalid(field, "The "+field+" must be a date in the form YYYY-MM-DD.")
-	}
-	if d.Year() < store.MinYear {
-		return d, invalid(field, "The "+field+" must be a date between 0001-01-01 and 9999-12-31.")
-	}
-	return d.Add(12 * time.Hour), nil
-}
-
 func (s *Server) getTimeline(ctx context.Context, in *timelineInput) (*struct{ Body Data[[]TimelineDay] }, error) {
-	userID := current(ctx).User.ID
-	loc, err := s.opts.Store.Location(ctx, userID)
+	list, err := journal.Timeline(ctx, s.opts.Store, current(ctx).User.ID, in.From, in.To)
 	if err != nil {
 		return nil, err
 	}
-	y, m, d := s.opts.Store.Now().In(loc).Date()
-	to := time.Date(y, m, d, 12, 0, 0, 0, time.UTC)
-	if in.To != "" {
-		if to, err = parseDay("to", in.To); err != nil {
-			return nil, err
+	days := make([]TimelineDay, len(list))
+	for i, d := range list {
+		days[i] = TimelineDay{Date: d.Date, Captures: make([]CaptureRef, len(d.Captures)), Patterns: make([]TimelinePattern, len(d.Patterns))}
+		for j, c := range d.Captures {
+			days[i].Captures[j] = CaptureRef{ID: c.ID, Status: c.Status, OccurredAt: Timestamp(c.OccurredAt)}
 		}
-	}
-	from := to.AddDate(0, 0, -(timelineDefaultDays - 1))
-	if in.From != "" {
-		if from, err = parseDay("from", in.From); err != nil {
-			return nil, err
-		}
-	} else if from.Year() < store.MinYear {
-		from = time.Date(store.MinYear, 1, 1, 12, 0, 0, 0, time.UTC)
-	}
-	switch {
-	case to.Before(from):
-		return nil, invalid("to", "The to must be a date on or after from.")
-	case to.After(from.AddDate(0, 0, timelineMaxSpan)):
-		return nil, invalid("to", "The to may be at most 92 days after from.")
-	}
-	// Days are counted as dates, and each is cut at the first instant of
-	// that date in the user's zone, so a daylight-saving change, even one
-	// that skips midnight, gives each date once.
-	var days []TimelineDay
-	index := map[string]int{}
-	for day := from; !day.After(to); day = day.AddDate(0, 0, 1) {
-		key := day.Format(time.DateOnly)
-		index[key] = len(days)
-		days = append(days, TimelineDay{Date: key, Captures: []CaptureRef{}, Patterns: []TimelinePattern{}})
-	}
-	after := to.AddDate(0, 0, 1)
-	list, err := s.opts.Store.Timeline(ctx, userID, store.StartOfDay(from.Year(), from.Month(), from.Day(), loc),
-		store.StartOfDay(after.Year(), after.Month(), after.Day(), loc))
-	if err != nil {
-		return nil, err
-	}
-	for _, c := range list {
-		i, ok := index[c.OccurredAt.In(loc).Format(time.DateOnly)]
-		if !ok {
-			continue
-		}
-		day := &days[i]
-		day.Captures = append(day.Captures, CaptureRef{ID: c.ID, Status: c.Status, OccurredAt: Timestamp(c.OccurredAt)})
-		for _, p := range c.Patterns {
-			seen := false
-			for _, q := range day.Patterns {
-				seen = seen || q.ID == p.ID
-			}
-			if !seen {
-				day.Patterns = append(day.Patterns, TimelinePattern{ID: p.ID, Name: p.Name, Sentiment: p.Sentiment, Impact: p.Impact})
-			}
+		for j, p := range d.Patterns {
+			days[i].Patterns[j] = TimelinePattern{ID: p.ID, Name: p.Name, Sentiment: p.Sentiment, Impact: p.Impact}
 		}
 	}
 	return one(days), nil

@@ -102,24 +102,14 @@ const appFrom = ` FROM apps a JOIN personal_access_tokens t ON t.id = a.token_id
 
 func scanApp(row interface{ Scan(...any) error }) (*App, error) {
 	var a App
-	var scopes, created, updated string
-	var lastUsed sql.NullString
-	err := row.Scan(&a.ID, &a.UserID, &a.Name, &a.TokenID, &scopes, &lastUsed, &created, &updated)
+	var scopes string
+	err := row.Scan(&a.ID, &a.UserID, &a.Name, &a.TokenID, &scopes, dbNullTime{&a.LastUsedAt}, dbTime{&a.CreatedAt}, dbTime{&a.UpdatedAt})
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, NotFound("App")
 	} else if err != nil {
 		return nil, err
 	}
 	a.Scopes = strings.Fields(scopes)
-	if a.LastUsedAt, err = scanTime(lastUsed); err != nil {
-		return nil, err
-	}
-	if a.CreatedAt, err = ParseTime(created); err != nil {
-		return nil, err
-	}
-	if a.UpdatedAt, err = ParseTime(updated); err != nil {
-		return nil, err
-	}
 	return &a, nil
 }
 
@@ -128,24 +118,10 @@ func scanApp(row interface{ Scan(...any) error }) (*App, error) {
 func (s *Store) ListApps(ctx context.Context, userID string, p Page) ([]App, int, error) {
 	var list []App
 	var total int
-	err := s.view(ctx, func(tx *sql.Tx) error {
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM apps WHERE user_id = ?`, userID).Scan(&total); err != nil {
-			return err
-		}
-		rows, err := tx.QueryContext(ctx, `SELECT `+appColumns+appFrom+` WHERE a.user_id = ?
-			ORDER BY a.created_at DESC, a.id DESC LIMIT ? OFFSET ?`, userID, p.Limit, p.Offset())
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			a, err := scanApp(rows)
-			if err != nil {
-				return err
-			}
-			list = append(list, *a)
-		}
-		return rows.Err()
+	err := s.view(ctx, func(tx *sql.Tx) (err error) {
+		list, total, err = listPage(ctx, tx, listQuery{columns: appColumns, from: appFrom + ` WHERE a.user_id = ?`,
+			args: []any{userID}, order: `a.created_at DESC, a.id DESC`}, p, scanApp)
+		return err
 	})
 	return list, total, err
 }

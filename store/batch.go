@@ -52,11 +52,7 @@ func (s *Store) FindJobBatch(ctx context.Context, userID, id string) (*JobBatch,
 }
 
 func findBatch(ctx context.Context, tx *sql.Tx, userID, id string) (*JobBatch, error) {
-	var (
-		b                   JobBatch
-		created             string
-		finished, cancelled sql.NullString
-	)
+	var b JobBatch
 	err := tx.QueryRowContext(ctx, `SELECT b.id, b.user_id, b.kind, b.name, b.created_at, b.finished_at, b.cancelled_at,
 		count(j.position),
 		count(*) FILTER (WHERE j.state = 'pending'),
@@ -65,20 +61,11 @@ func findBatch(ctx context.Context, tx *sql.Tx, userID, id string) (*JobBatch, e
 		count(*) FILTER (WHERE j.state = 'cancelled')
 		FROM job_batches b LEFT JOIN batch_jobs j ON j.batch_id = b.id
 		WHERE b.id = ? AND b.user_id = ? GROUP BY b.id`, id, userID).
-		Scan(&b.ID, &b.UserID, &b.Kind, &b.Name, &created, &finished, &cancelled,
+		Scan(&b.ID, &b.UserID, &b.Kind, &b.Name, dbTime{&b.CreatedAt}, dbNullTime{&b.FinishedAt}, dbNullTime{&b.CancelledAt},
 			&b.Total, &b.Pending, &b.Processed, &b.Failed, &b.Cancelled)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, NotFound("Job batch")
 	} else if err != nil {
-		return nil, err
-	}
-	if b.CreatedAt, err = ParseTime(created); err != nil {
-		return nil, err
-	}
-	if b.FinishedAt, err = scanTime(finished); err != nil {
-		return nil, err
-	}
-	if b.CancelledAt, err = scanTime(cancelled); err != nil {
 		return nil, err
 	}
 	return &b, nil

@@ -98,20 +98,11 @@ const captureColumns = `id, user_id, original, translated, language, origin, occ
 
 func scanCapture(row interface{ Scan(...any) error }) (*Capture, error) {
 	var c Capture
-	var occurred, created, updated string
-	err := row.Scan(&c.ID, &c.UserID, &c.Original, &c.Translated, &c.Language, &c.Origin, &occurred, &c.Status, &c.Attempts, &created, &updated)
+	err := row.Scan(&c.ID, &c.UserID, &c.Original, &c.Translated, &c.Language, &c.Origin, dbTime{&c.OccurredAt}, &c.Status, &c.Attempts,
+		dbTime{&c.CreatedAt}, dbTime{&c.UpdatedAt})
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, NotFound("Capture")
 	} else if err != nil {
-		return nil, err
-	}
-	if c.OccurredAt, err = ParseTime(occurred); err != nil {
-		return nil, err
-	}
-	if c.CreatedAt, err = ParseTime(created); err != nil {
-		return nil, err
-	}
-	if c.UpdatedAt, err = ParseTime(updated); err != nil {
 		return nil, err
 	}
 	return &c, nil
@@ -122,24 +113,10 @@ func scanCapture(row interface{ Scan(...any) error }) (*Capture, error) {
 func (s *Store) ListCaptures(ctx context.Context, userID string, p Page) ([]Capture, int, error) {
 	var list []Capture
 	var total int
-	err := s.view(ctx, func(tx *sql.Tx) error {
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM captures WHERE user_id = ?`, userID).Scan(&total); err != nil {
-			return err
-		}
-		rows, err := tx.QueryContext(ctx, `SELECT `+captureColumns+` FROM captures WHERE user_id = ?
-			ORDER BY occurred_at DESC, id DESC LIMIT ? OFFSET ?`, userID, p.Limit, p.Offset())
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			c, err := scanCapture(rows)
-			if err != nil {
-				return err
-			}
-			list = append(list, *c)
-		}
-		return rows.Err()
+	err := s.view(ctx, func(tx *sql.Tx) (err error) {
+		list, total, err = listPage(ctx, tx, listQuery{columns: captureColumns, from: `FROM captures WHERE user_id = ?`,
+			args: []any{userID}, order: `occurred_at DESC, id DESC`}, p, scanCapture)
+		return err
 	})
 	return list, total, err
 }

@@ -137,12 +137,7 @@ func (s *Store) DetectionFacts(ctx context.Context, userID string) (*Facts, erro
 		}
 		for rows.Next() {
 			var p PatternState
-			var closed sql.NullString
-			if err := rows.Scan(&p.ID, &p.CategoryID, &p.Status, &p.Sentiment, &closed, &p.LinksHash); err != nil {
-				rows.Close()
-				return err
-			}
-			if p.ClosedAt, err = scanTime(closed); err != nil {
+			if err := rows.Scan(&p.ID, &p.CategoryID, &p.Status, &p.Sentiment, dbNullTime{&p.ClosedAt}, &p.LinksHash); err != nil {
 				rows.Close()
 				return err
 			}

@@ -82,12 +82,8 @@ func localDays(ctx context.Context, q querier, loc *time.Location, query string,
 	defer rows.Close()
 	days := map[string]bool{}
 	for rows.Next() {
-		var at string
-		if err := rows.Scan(&at); err != nil {
-			return nil, err
-		}
-		t, err := ParseTime(at)
-		if err != nil {
+		var t time.Time
+		if err := rows.Scan(dbTime{&t}); err != nil {
 			return nil, err
 		}
 		days[t.In(loc).Format(time.DateOnly)] = true

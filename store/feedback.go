@@ -54,11 +54,7 @@ func (s *Store) ListFeedback(ctx context.Context, userID string) ([]Feedback, er
 	var out []Feedback
 	for rows.Next() {
 		var f Feedback
-		var at string
-		if err := rows.Scan(&f.ID, &f.UserID, &f.Body, &at); err != nil {
-			return nil, err
-		}
-		if f.CreatedAt, err = ParseTime(at); err != nil {
+		if err := rows.Scan(&f.ID, &f.UserID, &f.Body, dbTime{&f.CreatedAt}); err != nil {
 			return nil, err
 		}
 		out = append(out, f)

@@ -72,10 +72,10 @@ const patternColumns = `p.id, p.user_id, p.category_id, c.name, c.kind, p.sentim
 // scanPattern reads patternColumns; feelings get their ids only (see withFeelings).
 func scanPattern(row interface{ Scan(...any) error }) (*Pattern, error) {
 	var p Pattern
-	var feelings, last, created, updated string
-	var closed sql.NullString
+	var feelings string
 	err := row.Scan(&p.ID, &p.UserID, &p.CategoryID, &p.Name, &p.Kind, &p.Sentiment, &p.Impact, &p.Urgent, &feelings,
-		&p.Description, &p.DescriptionLocale, &p.Status, &p.CapturesCount, &last, &closed, &created, &updated)
+		&p.Description, &p.DescriptionLocale, &p.Status, &p.CapturesCount,
+		dbTime{&p.LastDetectedAt}, dbNullTime{&p.ClosedAt}, dbTime{&p.CreatedAt}, dbTime{&p.UpdatedAt})
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, NotFound("Pattern")
 	} else if err != nil {
@@ -87,18 +87,6 @@ func scanPattern(row interface{ Scan(...any) error }) (*Pattern, error) {
 	}
 	for _, id := range ids {
 		p.Feelings = append(p.Feelings, Feeling{ID: id})
-	}
-	if p.LastDetectedAt, err = ParseTime(last); err != nil {
-		return nil, err
-	}
-	if p.ClosedAt, err = scanTime(closed); err != nil {
-		return nil, err
-	}
-	if p.CreatedAt, err = ParseTime(created); err != nil {
-		return nil, err
-	}
-	if p.UpdatedAt, err = ParseTime(updated); err != nil {
-		return nil, err
 	}
 	return &p, nil
 }
@@ -181,35 +169,18 @@ func (s *Store) FindPatterns(ctx context.Context, userID string, f PatternFilter
 	}
 	var out []Pattern
 	var total int
-	err := s.view(ctx, func(tx *sql.Tx) error {
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM patterns p WHERE `+where, userID).Scan(&total); err != nil {
-			return err
-		}
-		rows, err := tx.QueryContext(ctx, `SELECT `+patternColumns+` FROM patterns p JOIN categories c ON c.id = p.category_id
-			WHERE `+where+` ORDER BY `+patternListOrder+` LIMIT ? OFFSET ?`, userID, f.Page.Limit, f.Page.Offset())
+	err := s.view(ctx, func(tx *sql.Tx) (err error) {
+		out, total, err = listPage(ctx, tx, listQuery{columns: patternColumns,
+			from: `FROM patterns p JOIN categories c ON c.id = p.category_id WHERE ` + where,
+			args: []any{userID}, order: patternListOrder}, f.Page, scanPattern)
 		if err != nil {
 			return err
 		}
-		var list []*Pattern
-		for rows.Next() {
-			p, err := scanPattern(rows)
-			if err != nil {
-				rows.Close()
-				return err
-			}
-			list = append(list, p)
+		list := make([]*Pattern, len(out))
+		for i := range out {
+			list[i] = &out[i]
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		if err := withFeelings(ctx, tx, list); err != nil {
-			return err
-		}
-		for _, p := range list {
-			out = append(out, *p)
-		}
-		return nil
+		return withFeelings(ctx, tx, list)
 	})
 	return out, total, err
 }
@@ -465,11 +436,7 @@ func captureRefs(ctx context.Context, q querier, query string, args ...any) ([]C
 	out := []CaptureRef{}
 	for rows.Next() {
 		var c CaptureRef
-		var at string
-		if err := rows.Scan(&c.ID, &c.Status, &at); err != nil {
-			return nil, err
-		}
-		if c.OccurredAt, err = ParseTime(at); err != nil {
+		if err := rows.Scan(&c.ID, &c.Status, dbTime{&c.OccurredAt}); err != nil {
 			return nil, err
 		}
 		out = append(out, c)

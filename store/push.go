@@ -53,7 +53,6 @@ func (s *Store) SavePushToken(ctx context.Context, p *PushToken) error {
 	}
 	now := s.Now()
 	return s.update(ctx, func(tx *sql.Tx) error {
-		var created string
 		err := tx.QueryRowContext(ctx, `INSERT INTO push_tokens (token, user_id, platform, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
 			ON CONFLICT (token) DO UPDATE SET
 				platform = CASE WHEN excluded.platform = '' THEN push_tokens.platform ELSE excluded.platform END,
@@ -61,12 +60,8 @@ func (s *Store) SavePushToken(ctx context.Context, p *PushToken) error {
 				user_id = excluded.user_id,
 				updated_at = excluded.updated_at
 			RETURNING platform, created_at`,
-			p.Token, p.UserID, p.Platform, FormatTime(now), FormatTime(now)).Scan(&p.Platform, &created)
-		if err != nil {
-			return err
-		}
+			p.Token, p.UserID, p.Platform, FormatTime(now), FormatTime(now)).Scan(&p.Platform, dbTime{&p.CreatedAt})
 		p.UpdatedAt = now
-		p.CreatedAt, err = ParseTime(created)
 		return err
 	})
 }
@@ -97,14 +92,7 @@ func (s *Store) PushTokens(ctx context.Context, userID string) ([]PushToken, err
 	var out []PushToken
 	for rows.Next() {
 		var p PushToken
-		var created, updated string
-		if err := rows.Scan(&p.Token, &p.UserID, &p.Platform, &created, &updated); err != nil {
-			return nil, err
-		}
-		if p.CreatedAt, err = ParseTime(created); err != nil {
-			return nil, err
-		}
-		if p.UpdatedAt, err = ParseTime(updated); err != nil {
+		if err := rows.Scan(&p.Token, &p.UserID, &p.Platform, dbTime{&p.CreatedAt}, dbTime{&p.UpdatedAt}); err != nil {
 			return nil, err
 		}
 		out = append(out, p)

@@ -278,16 +278,49 @@ func nullTime(t *time.Time) any {
 	return FormatTime(*t)
 }
 
-// scanTime parses an optional stored time.
-func scanTime(ns sql.NullString) (*time.Time, error) {
-	if !ns.Valid {
-		return nil, nil
-	}
-	t, err := ParseTime(ns.String)
+// dbTime scans a stored time (TimeFormat text) into the time.Time it
+// points to: row.Scan(..., dbTime{&c.CreatedAt}). NULL is an error.
+type dbTime struct{ t *time.Time }
+
+// Scan implements sql.Scanner.
+func (d dbTime) Scan(src any) error {
+	t, err := parseStored(src)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return &t, nil
+	*d.t = t
+	return nil
+}
+
+// dbNullTime scans a stored time that may be NULL into the *time.Time it
+// points to, which is nil for NULL: row.Scan(..., dbNullTime{&p.ClosedAt}).
+type dbNullTime struct{ t **time.Time }
+
+// Scan implements sql.Scanner.
+func (d dbNullTime) Scan(src any) error {
+	if src == nil {
+		*d.t = nil
+		return nil
+	}
+	t, err := parseStored(src)
+	if err != nil {
+		return err
+	}
+	*d.t = &t
+	return nil
+}
+
+// parseStored reads a time column as the driver hands it over.
+func parseStored(src any) (time.Time, error) {
+	switch v := src.(type) {
+	case string:
+		return ParseTime(v)
+	case []byte:
+		return ParseTime(string(v))
+	case time.Time:
+		return v.UTC(), nil
+	}
+	return time.Time{}, fmt.Errorf("a stored time cannot be read from %T", src)
 }
 
 // Page selects a slice of a list: Page counts from 1.

@@ -100,14 +100,14 @@ func (s *Store) Authenticate(ctx context.Context, plaintext string) (*Token, *Us
 		return nil, nil, unauthorized
 	}
 	var (
-		t                          Token
-		hash, scopes, createdAt    string
-		expires, lastUsed, revoked sql.NullString
+		t            Token
+		hash, scopes string
+		revoked      sql.NullString
 	)
 	err := s.read.QueryRowContext(ctx, `SELECT id, user_id, name, secret_hash, scopes, expires_at, last_used_at, revoked_at, created_at,
 			EXISTS (SELECT 1 FROM apps WHERE apps.token_id = personal_access_tokens.id)
 		FROM personal_access_tokens WHERE id = ?`, id).
-		Scan(&t.ID, &t.UserID, &t.Name, &hash, &scopes, &expires, &lastUsed, &revoked, &createdAt, &t.App)
+		Scan(&t.ID, &t.UserID, &t.Name, &hash, &scopes, dbNullTime{&t.ExpiresAt}, dbNullTime{&t.LastUsedAt}, &revoked, dbTime{&t.CreatedAt}, &t.App)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil, unauthorized
 	} else if err != nil {
@@ -117,17 +117,8 @@ func (s *Store) Authenticate(ctx context.Context, plaintext string) (*Token, *Us
 		return nil, nil, unauthorized
 	}
 	now := s.Now()
-	if t.ExpiresAt, err = scanTime(expires); err != nil {
-		return nil, nil, err
-	}
 	if t.ExpiresAt != nil && !now.Before(*t.ExpiresAt) {
 		return nil, nil, unauthorized
-	}
-	if t.LastUsedAt, err = scanTime(lastUsed); err != nil {
-		return nil, nil, err
-	}
-	if t.CreatedAt, err = ParseTime(createdAt); err != nil {
-		return nil, nil, err
 	}
 	t.Scopes = strings.Fields(scopes)
 

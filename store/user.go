@@ -81,30 +81,17 @@ const userColumns = `id, email, name, password_hash, email_verified_at, two_fact
 
 func scanUser(row interface{ Scan(...any) error }) (*User, error) {
 	var (
-		u                    User
-		hash, verified, tfa  sql.NullString
-		createdAt, updatedAt string
-		err                  error
+		u    User
+		hash sql.NullString
 	)
-	if err = row.Scan(&u.ID, &u.Email, &u.Name, &hash, &verified, &u.TwoFactorSecret, &tfa, &createdAt, &updatedAt); err != nil {
+	if err := row.Scan(&u.ID, &u.Email, &u.Name, &hash, dbNullTime{&u.EmailVerifiedAt}, &u.TwoFactorSecret, dbNullTime{&u.TwoFactorConfirmedAt},
+		dbTime{&u.CreatedAt}, dbTime{&u.UpdatedAt}); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, NotFound("User")
 		}
 		return nil, err
 	}
 	u.PasswordHash = hash.String
-	if u.EmailVerifiedAt, err = scanTime(verified); err != nil {
-		return nil, err
-	}
-	if u.TwoFactorConfirmedAt, err = scanTime(tfa); err != nil {
-		return nil, err
-	}
-	if u.CreatedAt, err = ParseTime(createdAt); err != nil {
-		return nil, err
-	}
-	if u.UpdatedAt, err = ParseTime(updatedAt); err != nil {
-		return nil, err
-	}
 	return &u, nil
 }
 
