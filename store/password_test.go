@@ -103,8 +103,12 @@ func TestMigrationNormalisesStoredEmails(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "recur.db")
 	s := storetest.MustOpenAt(t, path, nil)
-	if v, err := s.MigrateDown(ctx); err != nil || v != 7 {
-		t.Fatalf("down: %d %v", v, err)
+	// Down to just before 00007, however many came after it.
+	for v := int64(0); v != 7; {
+		var err error
+		if v, err = s.MigrateDown(ctx); err != nil || v < 7 {
+			t.Fatalf("down: %d %v", v, err)
+		}
 	}
 	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)")
 	if err != nil {
