@@ -137,11 +137,14 @@ func HighlightSnippet(s string) string {
 
 // queued tells the pipeline and the user's pages of a capture in the queue.
 func (j *Captures) queued(c *store.Capture) {
-	if j.Analyser != nil {
-		j.Analyser.Notify()
-	}
+	// Told before a worker is woken, so that queued mostly comes before
+	// processing; a worker that polls may still claim it first, which is
+	// why each event carries updated_at.
 	if j.Events != nil {
 		j.Events.CaptureChanged(c)
+	}
+	if j.Analyser != nil {
+		j.Analyser.Notify()
 	}
 }
 
