@@ -2,7 +2,6 @@ package store_test
 
 import (
 	"context"
-	"database/sql"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -137,20 +136,8 @@ func mustSearch(t *testing.T, s *store.Store, userID, q string) []store.CaptureM
 func TestSearchMigrationIndexesExisting(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "recur.db")
-	s := storetest.MustOpenAt(t, path, nil)
+	s, db := openBefore(t, path, 10)
 	ana := storetest.MustCreateUser(t, s, "ana@example.com")
-	// Down to just before 00010, however many came after it.
-	for v := int64(0); v != 10; {
-		var err error
-		if v, err = s.MigrateDown(ctx); err != nil || v < 10 {
-			t.Fatalf("down: %d %v", v, err)
-		}
-	}
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
 	now := store.FormatTime(time.Now())
 	if _, err := db.ExecContext(ctx, `INSERT INTO captures (id, user_id, original, occurred_at, available_at, created_at, updated_at)
 		VALUES ('c1', ?, 'Written long before search.', ?, ?, ?, ?)`, ana.ID, now, now, now, now); err != nil {
