@@ -24,6 +24,7 @@ import (
 
 	"github.com/robfig/cron/v3"
 
+	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/migrations"
 	"github.com/recur-journal/recur/pipeline"
 	"github.com/recur-journal/recur/server"
@@ -76,6 +77,7 @@ type Main struct {
 	pipeline   *pipeline.Pipeline
 	mail       *mail.Queue
 	api        *server.Server
+	events     *journal.Events // while serving
 	cron       *cron.Cron
 	http       *http.Server
 	ln         net.Listener
@@ -160,6 +162,7 @@ func (m *Main) serve(ctx context.Context) error {
 	if err := m.openStore(ctx, true); err != nil {
 		return err
 	}
+	m.events = journal.NewEvents()
 	p, ollama, err := m.newPipeline(m.Logger)
 	if err != nil {
 		return err
@@ -197,6 +200,7 @@ func (m *Main) serve(ctx context.Context) error {
 		SessionLifetime: m.Config.Auth.SessionLifetime.Duration,
 		TokenLifetime:   m.Config.Auth.TokenLifetime.Duration,
 		TrustedProxies:  proxies, // checked by Validate
+		Events:          m.events,
 	})
 	srv.Start()
 	m.api = srv
@@ -213,6 +217,7 @@ func (m *Main) serve(ctx context.Context) error {
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(m.Logger.Handler(), slog.LevelWarn),
 	}
+	m.http.RegisterOnShutdown(srv.EndStreams) // open event streams would hold the shutdown
 	m.serveCh = make(chan error, 1)
 	go func() { m.serveCh <- m.http.Serve(ln) }()
 	m.Logger.Info("recur is listening", "url", "http://"+ln.Addr().String(), "api_docs", m.Config.BaseURL()+"/api/docs/api",

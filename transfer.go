@@ -180,7 +180,12 @@ func (m *Main) newPipeline(log *slog.Logger) (*pipeline.Pipeline, *pipeline.Olla
 	if err != nil {
 		return nil, nil, err
 	}
+	var watcher pipeline.Watcher
+	if m.events != nil { // serving: open pages follow the changes
+		watcher = m.events
+	}
 	return pipeline.New(pipeline.Options{
+		Watcher:   watcher,
 		Store:     m.store,
 		Model:     ollama,
 		ModelName: m.Config.Ollama.Model,

@@ -42,6 +42,9 @@ type Options struct {
 	// wait in the queue meanwhile, however long it takes: a fault of Ollama
 	// never fails one.
 	Backoff, MaxBackoff time.Duration
+	// Watcher is told of every status change of a capture and of patterns
+	// detection opens; nil tells no one.
+	Watcher Watcher
 }
 
 // Pipeline is the analysis queue and its workers. The queue is the captures
@@ -67,6 +70,9 @@ func New(opts Options) *Pipeline {
 	}
 	if opts.Detector == nil {
 		opts.Detector = NoDetection{}
+	}
+	if opts.Watcher != nil {
+		opts.Detector = watchedDetector{Detector: opts.Detector, store: opts.Store, watcher: opts.Watcher}
 	}
 	if opts.Poll <= 0 {
 		opts.Poll = time.Second
@@ -233,6 +239,9 @@ func (p *Pipeline) work(ctx context.Context, n int) {
 func (p *Pipeline) process(ctx context.Context, log *slog.Logger, c *store.Capture) (faulted bool) {
 	p.running.Add(1)
 	defer p.running.Add(-1)
+	if p.opts.Watcher != nil {
+		p.opts.Watcher.CaptureChanged(c) // claimed: processing
+	}
 	start := time.Now()
 	r := &runner{store: p.opts.Store, model: p.model, modelName: p.opts.ModelName, log: log, capture: c}
 	a, err := r.analyse(ctx)
@@ -243,8 +252,11 @@ func (p *Pipeline) process(ctx context.Context, log *slog.Logger, c *store.Captu
 		if store.ErrorCode(err) == store.ENOTFOUND {
 			// Deleted while it was analysed: nothing of it may be left.
 			// Or a category it joined was pruned by a delete meanwhile: run it again.
+			// Or its text changed: the queue holds it already.
 			if rerr := p.opts.Store.RequeueCapture(settle, c.ID, p.opts.Store.Now(), false); store.ErrorCode(rerr) == store.ENOTFOUND {
-				log.Info("capture deleted during its run; result dropped")
+				log.Info("capture deleted or changed during its run; result dropped")
+			} else if rerr == nil {
+				p.captureChanged(settle, log, c.UserID, c.ID)
 			}
 			return false
 		}
@@ -252,6 +264,7 @@ func (p *Pipeline) process(ctx context.Context, log *slog.Logger, c *store.Captu
 	switch {
 	case err == nil:
 		log.Info("capture processed", "segments", len(a.Segments), "language", a.Language, "duration_ms", time.Since(start).Milliseconds())
+		p.captureChanged(settle, log, c.UserID, c.ID)
 		p.redetect(settle, ctx, log, c.UserID)
 	case ctx.Err() != nil:
 		p.requeue(settle, log, c, false)
@@ -278,9 +291,13 @@ func (p *Pipeline) redetect(settle, ctx context.Context, log *slog.Logger, userI
 }
 
 func (p *Pipeline) requeue(ctx context.Context, log *slog.Logger, c *store.Capture, count bool) {
-	if err := p.opts.Store.RequeueCapture(ctx, c.ID, p.opts.Store.Now(), count); err != nil && store.ErrorCode(err) != store.ENOTFOUND {
-		log.Error("requeue capture", "error", err)
+	if err := p.opts.Store.RequeueCapture(ctx, c.ID, p.opts.Store.Now(), count); err != nil {
+		if store.ErrorCode(err) != store.ENOTFOUND {
+			log.Error("requeue capture", "error", err)
+		}
+		return
 	}
+	p.captureChanged(ctx, log, c.UserID, c.ID)
 }
 
 // fail marks the capture failed, which removes what earlier runs found in
@@ -293,5 +310,6 @@ func (p *Pipeline) fail(settle, ctx context.Context, log *slog.Logger, c *store.
 		}
 		return
 	}
+	p.captureChanged(settle, log, c.UserID, c.ID)
 	p.redetect(settle, ctx, log, c.UserID)
 }

@@ -71,7 +71,7 @@ func (r *runner) record(ctx context.Context, step string, res ChatResult) {
 // they found, ready to commit. It writes nothing but the call records.
 func (r *runner) analyse(ctx context.Context) (*store.Analysis, error) {
 	c := r.capture
-	a := &store.Analysis{CaptureID: c.ID, UserID: c.UserID, Translated: c.Original, Language: "en"}
+	a := &store.Analysis{CaptureID: c.ID, UserID: c.UserID, Original: c.Original, Translated: c.Original, Language: "en"}
 	if code, sure := detectLanguage(c.Original); code != "en" {
 		var ans translateAnswer
 		err := r.call(ctx, StepTranslate, ChatRequest{System: translateSystem, User: c.Original, Schema: translateSchema,

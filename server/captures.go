@@ -3,10 +3,13 @@ package server
 import (
 	"context"
 	"net/http"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -38,6 +41,13 @@ type CaptureItem struct {
 	Status     string    `json:"status" enum:"queued,processing,processed,failed" doc:"queued: waiting for analysis; processing: being analysed; processed: segments and tags exist; failed: the model kept answering unusably, only the text is kept (post it again to retry)."`
 	CreatedAt  Timestamp `json:"created_at"`
 	UpdatedAt  Timestamp `json:"updated_at"`
+}
+
+// CaptureListItem is a capture as the list shows it, with the part of its
+// text a search matched.
+type CaptureListItem struct {
+	CaptureItem
+	Snippet *string `json:"snippet" nullable:"true" doc:"Only with q: a piece of the original or translated text around the words found, as HTML: each match in <mark>…</mark>, everything else escaped, so a page can insert it as it is. Null without q."`
 }
 
 // Capture is a journal entry and, once processed, what was found in it.
@@ -102,13 +112,24 @@ type captureInput struct {
 
 type listCapturesInput struct {
 	PageParams
+	Q string `query:"q" maxLength:"200" doc:"Words to search for in the original and the translated text, up to 200 characters. Every word must occur (the last one may be the start of a word); quotes, stars and operators are taken as plain characters. Results come best match first, each with a snippet. Empty lists every capture, newest first."`
+}
+
+type updateCaptureInput struct {
+	Capture string `path:"capture" format:"uuid" doc:"The capture's id."`
+	Body    struct {
+		Text       *string    `json:"text,omitempty" minLength:"1" maxLength:"10000" doc:"The new text, 1 to 10000 characters. A changed text is analysed again."`
+		OccurredAt *time.Time `json:"occurred_at,omitempty" doc:"The new moment the entry is about, RFC 3339; at most a day in the future."`
+	}
 }
 
 func (s *Server) registerCaptures() {
-	huma.Register(s.api, op(http.MethodGet, "/captures", "list-captures", "Captures", "List captures, newest first",
-		scopeCapturesRead, http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity), s.listCaptures)
+	o := op(http.MethodGet, "/captures", "list-captures", "Captures", "List captures, newest first, or search them",
+		scopeCapturesRead, http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity)
+	o.Description += " With q, only the captures whose text holds every word of q, best match first."
+	huma.Register(s.api, o, s.listCaptures)
 
-	o := op(http.MethodPost, "/captures", "create-capture", "Captures", "Write an entry",
+	o = op(http.MethodPost, "/captures", "create-capture", "Captures", "Write an entry",
 		scopeCapturesWrite, http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity)
 	o.DefaultStatus = http.StatusCreated
 	o.Description += " The capture is queued and analysed in the background, usually within two minutes. Posting the same text again makes a new capture."
@@ -118,6 +139,11 @@ func (s *Server) registerCaptures() {
 		scopeCapturesRead, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound)
 	huma.Register(s.api, o, s.getCapture)
 
+	o = op(http.MethodPatch, "/captures/{capture}", "update-capture", "Captures", "Change a capture's text or moment",
+		scopeCapturesWrite, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusUnprocessableEntity)
+	o.Description += " Fields left out stay as they are. A changed text goes back to the queue (status queued) and is analysed again; what the last run found stays until the new run commits, and goes if it fails. A changed occurred_at alone counts patterns again. The same text again changes nothing."
+	huma.Register(s.api, o, s.updateCapture)
+
 	o = op(http.MethodDelete, "/captures/{capture}", "delete-capture", "Captures", "Delete a capture and all that was found in it",
 		scopeCapturesWrite, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound)
 	o.DefaultStatus = http.StatusNoContent
@@ -125,30 +151,36 @@ func (s *Server) registerCaptures() {
 	huma.Register(s.api, o, s.deleteCapture)
 }
 
-func (s *Server) listCaptures(ctx context.Context, in *listCapturesInput) (*struct{ Body List[CaptureItem] }, error) {
-	list, total, err := s.opts.Store.ListCaptures(ctx, current(ctx).User.ID, in.store())
+func (s *Server) listCaptures(ctx context.Context, in *listCapturesInput) (*struct{ Body List[CaptureListItem] }, error) {
+	userID := current(ctx).User.ID
+	if strings.TrimSpace(in.Q) == "" {
+		list, total, err := s.opts.Store.ListCaptures(ctx, userID, in.store())
+		if err != nil {
+			return nil, err
+		}
+		out := make([]CaptureListItem, len(list))
+		for i := range list {
+			out[i] = CaptureListItem{CaptureItem: newCaptureItem(&list[i])}
+		}
+		return newList(out, total, in.PageParams, s.url("/captures")), nil
+	}
+	found, total, err := s.captures.SearchCaptures(ctx, userID, in.Q, in.store())
 	if err != nil {
 		return nil, err
 	}
-	out := make([]CaptureItem, len(list))
-	for i := range list {
-		out[i] = newCaptureItem(&list[i])
+	out := make([]CaptureListItem, len(found))
+	for i := range found {
+		out[i] = CaptureListItem{CaptureItem: newCaptureItem(&found[i].Capture), Snippet: &found[i].Snippet}
 	}
-	return newList(out, total, in.PageParams, s.url("/captures")), nil
+	return newFilteredList(out, total, in.PageParams, s.url("/captures"), url.Values{"q": {in.Q}}), nil
 }
 
 func (s *Server) createCapture(ctx context.Context, in *createCaptureInput) (*struct{ Body Data[Capture] }, error) {
-	c := store.Capture{UserID: current(ctx).User.ID, Original: in.Body.Text}
-	if in.Body.OccurredAt != nil {
-		c.OccurredAt = *in.Body.OccurredAt
-	}
-	if err := s.opts.Store.CreateCapture(ctx, &c); err != nil {
+	c, err := s.captures.CreateCapture(ctx, current(ctx).User.ID, journal.NewCapture{Text: in.Body.Text, OccurredAt: in.Body.OccurredAt})
+	if err != nil {
 		return nil, err
 	}
-	if s.opts.Analyser != nil {
-		s.opts.Analyser.Notify()
-	}
-	return one(newCapture(&c)), nil
+	return one(newCapture(c)), nil
 }
 
 func (s *Server) getCapture(ctx context.Context, in *captureInput) (*struct{ Body Data[Capture] }, error) {
@@ -159,16 +191,18 @@ func (s *Server) getCapture(ctx context.Context, in *captureInput) (*struct{ Bod
 	return one(newCapture(c)), nil
 }
 
-func (s *Server) deleteCapture(ctx context.Context, in *captureInput) (*struct{}, error) {
+func (s *Server) updateCapture(ctx context.Context, in *updateCaptureInput) (*struct{ Body Data[Capture] }, error) {
 	userID := current(ctx).User.ID
-	if err := s.opts.Store.DeleteCapture(ctx, userID, in.Capture); err != nil {
+	if _, err := s.captures.UpdateCapture(ctx, userID, in.Capture, store.CaptureUpdate{Text: in.Body.Text, OccurredAt: in.Body.OccurredAt}); err != nil {
 		return nil, err
 	}
-	if s.opts.Analyser != nil {
-		if err := s.opts.Analyser.Redetect(ctx, userID); err != nil {
-			// The capture is gone either way; the nightly run will count again.
-			logger(ctx).Error("detect after delete", "error", err)
-		}
+	c, err := s.opts.Store.FindCapture(ctx, userID, in.Capture)
+	if err != nil {
+		return nil, err
 	}
-	return nil, nil
+	return one(newCapture(c)), nil
+}
+
+func (s *Server) deleteCapture(ctx context.Context, in *captureInput) (*struct{}, error) {
+	return nil, s.captures.DeleteCapture(ctx, current(ctx).User.ID, in.Capture)
 }

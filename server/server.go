@@ -66,6 +66,12 @@ type Options struct {
 	// X-Real-IP name the client, for rate limits and the access log; from
 	// any other peer those headers are ignored. See ParseTrustedProxies.
 	TrustedProxies []netip.Prefix
+	// Events carries capture statuses and new patterns to GET
+	// /captures/events; nil answers that route with 500.
+	Events *journal.Events
+	// Heartbeat is how often an idle event stream sends a comment; 0 means
+	// DefaultHeartbeat.
+	Heartbeat time.Duration
 }
 
 // Mailer queues a mail for sending.
@@ -84,6 +90,11 @@ type Server struct {
 	limiter  *limiter
 	importer *journal.Importer
 	origin   string // scheme://host of BaseURL
+	captures *journal.Captures
+
+	// Event streams end when streams does (EndStreams).
+	streams    context.Context
+	endStreams context.CancelFunc
 
 	// Password checks (passwords.go) and the sign-in mail workers (signinmail.go).
 	passwords *passwords
@@ -105,12 +116,20 @@ func New(opts Options) *Server {
 		opts.MaxImportBytes = DefaultMaxImportBytes
 	}
 	opts.BaseURL = strings.TrimRight(opts.BaseURL, "/")
+	if opts.Heartbeat <= 0 {
+		opts.Heartbeat = DefaultHeartbeat
+	}
 	if opts.SessionLifetime <= 0 {
 		opts.SessionLifetime = 30 * 24 * time.Hour
 	}
 	s := &Server{opts: opts, keys: keys{opts.Secret}, limiter: newLimiter(),
 		passwords: newPasswords(runtime.NumCPU(), DefaultPasswordWait),
 		signIns:   make(chan signInRequest, signInQueueLen), stopping: make(chan struct{})}
+	s.captures = &journal.Captures{Store: opts.Store, Events: opts.Events, Log: logger}
+	if opts.Analyser != nil {
+		s.captures.Analyser = opts.Analyser
+	}
+	s.streams, s.endStreams = context.WithCancel(context.Background())
 	if u, err := url.Parse(opts.BaseURL); err == nil {
 		s.origin = u.Scheme + "://" + u.Host
 	}
@@ -149,6 +168,7 @@ func New(opts Options) *Server {
 	s.registerSettings()
 	s.registerFeedback()
 	s.registerCaptures()
+	s.registerEvents()
 	s.registerPatterns()
 	s.registerTimeline()
 	s.registerSessions()

@@ -24,6 +24,7 @@ type harness struct {
 	t      *testing.T
 	store  *store.Store
 	srv    *httptest.Server
+	api    *server.Server
 	alice  *store.User
 	bob    *store.User
 	tokenA string // alice, every scope
@@ -50,6 +51,7 @@ func newHarness(t *testing.T, opts ...func(*server.Options)) *harness {
 	h.srv = httptest.NewServer(nil)
 	o.BaseURL = h.srv.URL
 	api := server.New(o)
+	h.api = api
 	h.srv.Config.Handler = api.Handler()
 	api.Start()
 	t.Cleanup(api.Stop)

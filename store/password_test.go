@@ -3,7 +3,6 @@ package store_test
 import (
 	"context"
 	"crypto/rand"
-	"database/sql"
 	"encoding/base64"
 	"fmt"
 	"path/filepath"
@@ -102,15 +101,7 @@ func TestNormaliseEmail(t *testing.T) {
 func TestMigrationNormalisesStoredEmails(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "recur.db")
-	s := storetest.MustOpenAt(t, path, nil)
-	if v, err := s.MigrateDown(ctx); err != nil || v != 7 {
-		t.Fatalf("down: %d %v", v, err)
-	}
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	s, db := openBefore(t, path, 7)
 	if _, err := db.ExecContext(ctx, `INSERT INTO users (id, email, name, created_at, updated_at) VALUES ('u1', 'Ana@Example.COM', '', '', '')`); err != nil {
 		t.Fatal(err)
 	}

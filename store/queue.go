@@ -153,8 +153,11 @@ func (s *Store) ModelCallTotals(ctx context.Context, captureIDs []string) (CallT
 
 // Analysis is everything one run found in a capture, committed at once.
 type Analysis struct {
-	CaptureID  string
-	UserID     string
+	CaptureID string
+	UserID    string
+	// Original, when set, is the text the run read: a capture whose text
+	// was changed meanwhile takes nothing of it.
+	Original   string
 	Translated string
 	Language   string
 	Segments   []AnalysedSegment
@@ -179,13 +182,14 @@ type NewTag struct {
 
 // CommitAnalysis stores what a run found and marks the capture processed,
 // all in one transaction. It returns ENOTFOUND when the capture was deleted
-// (or is no longer processing) meanwhile, and EINVALID for a segment that
+// (or is no longer processing, or its text changed) meanwhile, and EINVALID for a segment that
 // is not a slice of the translated text.
 func (s *Store) CommitAnalysis(ctx context.Context, a *Analysis) error {
 	return s.update(ctx, func(tx *sql.Tx) error {
 		now := FormatTime(s.Now())
 		res, err := tx.ExecContext(ctx, `UPDATE captures SET status = 'processed', translated = ?, language = ?, attempts = 0, updated_at = ?
-			WHERE id = ? AND user_id = ? AND status = 'processing'`, a.Translated, a.Language, now, a.CaptureID, a.UserID)
+			WHERE id = ? AND user_id = ? AND status = 'processing' AND (? = '' OR original = ?)`,
+			a.Translated, a.Language, now, a.CaptureID, a.UserID, a.Original, a.Original)
 		if err != nil {
 			return err
 		}

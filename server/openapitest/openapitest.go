@@ -69,6 +69,7 @@ func init() {
 	// the check could look into.
 	openapi3filter.RegisterBodyDecoder("application/zip", openapi3filter.FileBodyDecoder)
 	openapi3filter.RegisterBodyDecoder("text/markdown", openapi3filter.FileBodyDecoder)
+	openapi3filter.RegisterBodyDecoder("text/event-stream", openapi3filter.FileBodyDecoder)
 }
 
 // New returns a Checker over the OpenAPI document doc that reports to t
@@ -121,15 +122,23 @@ func (c *Checker) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	t := c.t
+	if st, ok := req.Context().Value(testKey{}).(testing.TB); ok {
+		t = st
+	}
+	if strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
+		// A stream does not end: its status and headers are checked, and
+		// the test reads the messages as they come.
+		for _, err := range c.check(req, reqBody, res, nil) {
+			t.Errorf("%v", err)
+		}
+		return res, nil
+	}
 	resBody, err := io.ReadAll(res.Body)
 	res.Body.Close()
 	res.Body = io.NopCloser(bytes.NewReader(resBody))
 	if err != nil {
 		return nil, err
-	}
-	t := c.t
-	if st, ok := req.Context().Value(testKey{}).(testing.TB); ok {
-		t = st
 	}
 	for _, err := range c.check(req, reqBody, res, resBody) {
 		t.Errorf("%v", err)
