@@ -67,7 +67,8 @@ type Options struct {
 	// any other peer those headers are ignored. See ParseTrustedProxies.
 	TrustedProxies []netip.Prefix
 	// Events carries capture statuses and new patterns to GET
-	// /captures/events; nil answers that route with 500.
+	// /captures/events; nil gives the server a broker of its own, which
+	// only the server's own writes publish to.
 	Events *journal.Events
 	// Heartbeat is how often an idle event stream sends a comment; 0 means
 	// DefaultHeartbeat.
@@ -108,6 +109,9 @@ type Server struct {
 func New(opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
+	}
+	if opts.Events == nil {
+		opts.Events = journal.NewEvents()
 	}
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = DefaultMaxBodyBytes
