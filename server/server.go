@@ -82,7 +82,8 @@ type Server struct {
 	keys     keys
 	limiter  *limiter
 	imports  *importSlots
-	origin   string // scheme://host of BaseURL
+	origin   string       // scheme://host of BaseURL
+	pages    http.Handler // the web app; see Mount
 
 	// Password checks (passwords.go) and the sign-in mail workers (signinmail.go).
 	passwords *passwords
