@@ -241,7 +241,9 @@ func TestCalendar(t *testing.T) {
 // down is a health reporter whose Ollama does not answer.
 type down struct{}
 
-func (down) QueueHealth(context.Context) (server.QueueHealth, error) { return server.QueueHealth{}, nil }
+func (down) QueueHealth(context.Context) (server.QueueHealth, error) {
+	return server.QueueHealth{}, nil
+}
 func (down) OllamaHealth(context.Context) server.OllamaHealth {
 	return server.OllamaHealth{Model: "qwen2.5:7b", Error: "Ollama does not answer at http://127.0.0.1:11434. Start it with `ollama serve`."}
 }
