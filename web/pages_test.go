@@ -177,7 +177,7 @@ func TestPatterns(t *testing.T) {
 	id := h.lunchPattern(h.alice)
 	t.Run("Card", func(t *testing.T) {
 		has(t, "patterns", alice.get("/patterns"), 200, `data-pattern-id="`+id+`" data-state="open"`, "skipping meals",
-			`name="status" value="accepted"`, `name="status" value="rejected"`, "leaves this topic alone", `<svg class="strip"`, "on 3 days")
+			`action="/patterns/`+id+`"`, `name="status" value="accepted"`, `name="status" value="rejected"`, "leaves this topic alone", `<svg class="strip"`, "on 3 days")
 		if strings.Contains(bob.get("/patterns").body, id) {
 			t.Error("bob sees alice's pattern")
 		}
