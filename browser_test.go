@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"html"
+	"io"
 	"mime/quotedprintable"
 	"net"
 	"os"
@@ -54,10 +54,10 @@ type linkCatcher struct {
 var signInLink = regexp.MustCompile(`https?://[^\s"<>]+/api/magic-links/login\?[^\s"<>]+`)
 
 func (lc *linkCatcher) NewSession(*smtp.Conn) (smtp.Session, error) { return lc, nil }
-func (lc *linkCatcher) Reset()                                       {}
-func (lc *linkCatcher) Logout() error                                { return nil }
-func (lc *linkCatcher) Mail(string, *smtp.MailOptions) error         { return nil }
-func (lc *linkCatcher) Rcpt(string, *smtp.RcptOptions) error         { return nil }
+func (lc *linkCatcher) Reset()                                      {}
+func (lc *linkCatcher) Logout() error                               { return nil }
+func (lc *linkCatcher) Mail(string, *smtp.MailOptions) error        { return nil }
+func (lc *linkCatcher) Rcpt(string, *smtp.RcptOptions) error        { return nil }
 func (lc *linkCatcher) Data(r io.Reader) error {
 	// The whole message decoded as quoted-printable: the link's = signs
 	// and line breaks come back, and nothing else matters here.
@@ -317,7 +317,7 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("search for a word never written found %d entries", got)
 	}
 
-	run(chromedp.Navigate(base+"/"))
+	run(chromedp.Navigate(base + "/"))
 	press(t, ctx, `[data-capture-id] details.confirm summary`)
 	press(t, ctx, `[data-capture-id] details.confirm button.danger`)
 	waitCount(t, ctx, `[data-capture-id]`, 2)
