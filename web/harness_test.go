@@ -23,13 +23,13 @@ import (
 // harness is the API server with the web app mounted, over a real SQLite
 // file, with two users.
 type harness struct {
-	t          *testing.T
+	t          testing.TB
 	store      *store.Store
 	srv        *httptest.Server
 	alice, bob *store.User
 }
 
-func newHarness(t *testing.T, health server.HealthReporter) *harness {
+func newHarness(t testing.TB, health server.HealthReporter) *harness {
 	t.Helper()
 	s := storetest.MustOpen(t)
 	h := &harness{t: t, store: s, srv: httptest.NewServer(nil)}

@@ -60,25 +60,46 @@ func (a *App) view(r *http.Request, p *store.Pattern) (patternView, *store.Patte
 }
 
 // listPatterns shows the cards: open ones (urgent first, as the store
-// orders them), then closed ones in their own section.
+// orders them), then closed ones in their own section. The strips come from
+// one timeline read of their weeks, not from each pattern's whole history.
 func (a *App) listPatterns(w http.ResponseWriter, r *http.Request) {
 	v := viewerOf(r)
-	list, _, err := a.opts.Store.ListPatterns(r.Context(), v.User.ID, store.Page{Page: 1, Limit: 200})
+	ctx := r.Context()
+	list, _, err := a.opts.Store.ListPatterns(ctx, v.User.ID, store.Page{Page: 1, Limit: 200})
 	if err != nil {
 		a.fail(w, r, err)
 		return
 	}
+	now := a.opts.Store.Now().In(v.Loc)
+	first := now.AddDate(0, 0, -stripDays+1)
+	tl, err := a.opts.Store.Timeline(ctx, v.User.ID, store.StartOfDay(first.Year(), first.Month(), first.Day(), v.Loc), now.Add(time.Minute))
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	seen := map[string]map[string]bool{} // pattern id -> local dates
+	for _, c := range tl {
+		for _, p := range c.Patterns {
+			if seen[p.ID] == nil {
+				seen[p.ID] = map[string]bool{}
+			}
+			seen[p.ID][c.OccurredAt.In(v.Loc).Format(time.DateOnly)] = true
+		}
+	}
 	var d patternsData
 	for i := range list {
-		pv, _, err := a.view(r, &list[i])
+		p := &list[i]
+		with, _, err := a.opts.Store.PatternDays(ctx, v.User.ID, p.ID, v.Loc)
 		if err != nil {
 			a.fail(w, r, err)
 			return
 		}
-		if pv.State == "open" {
-			d.Open = append(d.Open, pv)
-		} else {
+		pv := patternView{Pattern: *p, State: "open", Days: with, Strip: dayStrip(seen[p.ID], now, stripDays)}
+		if p.ClosedAt != nil {
+			pv.State = "closed"
 			d.Closed = append(d.Closed, pv)
+		} else {
+			d.Open = append(d.Open, pv)
 		}
 	}
 	if len(list) == 0 {
