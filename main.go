@@ -30,6 +30,7 @@ import (
 	"github.com/recur-journal/recur/server"
 	"github.com/recur-journal/recur/server/mail"
 	"github.com/recur-journal/recur/store"
+	"github.com/recur-journal/recur/web"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -186,12 +187,13 @@ func (m *Main) serve(ctx context.Context) error {
 	m.mail = mail.NewQueue(mail.QueueOptions{Sender: sender, Logger: m.Logger.With("part", "mail")})
 	m.mail.Start()
 	proxies, _ := server.ParseTrustedProxies(m.Config.Server.TrustedProxies)
+	reporter := &health{store: m.store, ollama: ollama, pipeline: m.pipeline}
 	srv := server.New(server.Options{
 		Store:           m.store,
 		Logger:          m.Logger,
 		BaseURL:         m.Config.BaseURL(),
 		MaxBodyBytes:    m.Config.Server.MaxBodyBytes,
-		Health:          &health{store: m.store, ollama: ollama, pipeline: m.pipeline},
+		Health:          reporter,
 		Analyser:        m.pipeline,
 		Version:         version,
 		Mailer:          m.mail,
@@ -202,6 +204,7 @@ func (m *Main) serve(ctx context.Context) error {
 		TrustedProxies:  proxies, // checked by Validate
 		Events:          m.events,
 	})
+	srv.Mount(web.New(web.Options{Store: m.store, Accounts: srv, Analyser: m.pipeline, Health: reporter, Logger: m.Logger}))
 	srv.Start()
 	m.api = srv
 	ln, err := net.Listen("tcp", m.Config.Server.Addr)

@@ -2,10 +2,8 @@ package server
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/recur-journal/recur/server/apidocs"
-	"github.com/recur-journal/recur/web"
 )
 
 // contentSecurityPolicy is sent on every answer, JSON and HTML alike, so no
@@ -43,25 +41,13 @@ func withSecurityHeaders(next http.Handler, https bool) http.Handler {
 	})
 }
 
-// routePages serves the browser's files: the page at /, its static files
-// and the API reference with its stylesheet.
+// routePages serves the API reference with its stylesheet, and hands every
+// path outside /api to the web app (see Mount).
 func (s *Server) routePages(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/docs/api", s.serveDocs)
 	mux.HandleFunc("GET /api/docs/"+apidocs.StylesheetName, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/css; charset=utf-8")
 		w.Write(apidocs.Stylesheet)
 	})
-	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		http.ServeFileFS(w, r, web.FS, "index.html")
-	})
-	static := http.FileServerFS(web.FS)
-	mux.HandleFunc("GET /static/", func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.URL.Path, "/") {
-			// No listings of the folder: only the files the pages name.
-			http.NotFound(w, r)
-			return
-		}
-		static.ServeHTTP(w, r)
-	})
+	mux.HandleFunc("/", s.servePages)
 }

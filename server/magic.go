@@ -129,18 +129,24 @@ func validEmail(email string) (string, error) {
 // sendMagicLink does the same work for every well-formed address on the
 // request path; the rest is the sign-in workers' (signinmail.go).
 func (s *Server) sendMagicLink(ctx context.Context, in *magicMailInput) (*struct{}, error) {
-	email, err := validEmail(in.Body.Email)
+	web := s.sessions.Token(ctx) != "" || (s.origin != "" && originOf(ctx) == s.origin)
+	return nil, s.queueSignIn(ctx, in.Body.Email, web)
+}
+
+// queueSignIn checks the address and its limits and queues the mail: a link
+// when web is set (a browser on this app), a code otherwise.
+func (s *Server) queueSignIn(ctx context.Context, address string, web bool) error {
+	email, err := validEmail(address)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := s.limiter.allow("magic-mail-ip", remoteIP(ctx)); err != nil {
-		return nil, err
+		return err
 	}
 	if err := s.limiter.allow("magic-mail-address", email); err != nil {
-		return nil, err
+		return err
 	}
-	web := s.sessions.Token(ctx) != "" || (s.origin != "" && originOf(ctx) == s.origin)
-	return nil, s.askSignIn(ctx, signInRequest{email: email, web: web})
+	return s.askSignIn(ctx, signInRequest{email: email, web: web})
 }
 
 // errCodeRejected is the single answer to every failed code exchange.

@@ -96,6 +96,7 @@ type Server struct {
 	// Event streams end when streams does (EndStreams).
 	streams    context.Context
 	endStreams context.CancelFunc
+	pages      http.Handler // the web app; see Mount
 
 	// Password checks (passwords.go) and the sign-in mail workers (signinmail.go).
 	passwords *passwords

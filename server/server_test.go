@@ -17,6 +17,7 @@ import (
 	"github.com/recur-journal/recur/server/openapitest"
 	"github.com/recur-journal/recur/store"
 	"github.com/recur-journal/recur/store/storetest"
+	"github.com/recur-journal/recur/web"
 )
 
 // harness is a running API over a real SQLite file, with two users.
@@ -52,6 +53,7 @@ func newHarness(t *testing.T, opts ...func(*server.Options)) *harness {
 	o.BaseURL = h.srv.URL
 	api := server.New(o)
 	h.api = api
+	api.Mount(web.New(web.Options{Store: s, Accounts: api, Health: o.Health, Logger: o.Logger}))
 	h.srv.Config.Handler = api.Handler()
 	api.Start()
 	t.Cleanup(api.Stop)

@@ -1,34 +1,52 @@
-// The sign-in page: asks the API who is signed in, mails a sign-in link,
-// signs out. Served as a file so the page needs no inline script.
-const show = (id) => { for (const s of ["signed-out", "signed-in"]) document.getElementById(s).hidden = s !== id; };
-async function load() {
-  const res = await fetch("/api/users/me", { headers: { Accept: "application/json" } });
-  if (res.ok) {
-    const { data } = await res.json();
-    document.getElementById("who").textContent = data.name ? `${data.name} (${data.email})` : data.email;
-    show("signed-in");
-  } else {
-    show("signed-out");
+// Recur's pages work without this script; it only adds Ctrl/Cmd+Enter to
+// save an entry and live status of entries pushed by the server.
+
+const words = {
+  queued: "Waiting to be read",
+  processing: "Being read",
+  processed: "Read",
+  failed: "Could not be read",
+};
+
+// Ctrl+Enter or Cmd+Enter in a textarea sends its form.
+document.addEventListener("keydown", (e) => {
+  if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && e.target instanceof HTMLTextAreaElement && e.target.form) {
+    e.preventDefault();
+    e.target.form.requestSubmit();
   }
+});
+
+// setStatus shows a capture's new status wherever the page lists it. A
+// failed entry gets its "try again" form, which only the server draws, so
+// the page is reloaded for it.
+function setStatus(id, status) {
+  let reload = false;
+  for (const el of document.querySelectorAll(`[data-capture-id="${CSS.escape(id)}"]`)) {
+    if (el.dataset.status === status) continue;
+    el.dataset.status = status;
+    const w = el.querySelector("[data-status-words]");
+    if (w) w.textContent = words[status] || status;
+    if (status === "failed") reload = true;
+  }
+  if (reload) location.reload();
 }
-document.getElementById("mail-form").addEventListener("submit", async (e) => {
-  e.preventDefault();
-  const note = document.getElementById("mail-note");
-  const res = await fetch("/api/magic-links/mails", {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "application/json" },
-    body: JSON.stringify({ email: document.getElementById("email").value }),
+
+// Live updates only where entries are listed and the browser can listen.
+if (document.querySelector("[data-capture-id]") && "EventSource" in window) {
+  const events = new EventSource("/api/captures/events");
+  events.addEventListener("capture", (e) => {
+    try {
+      const { id, status } = JSON.parse(e.data);
+      if (id && status) setStatus(id, status);
+    } catch {
+      // A message that is not JSON is no status change.
+    }
   });
-  note.classList.toggle("error", !res.ok);
-  if (res.ok) {
-    note.textContent = "If that address has an account, a sign-in link is on its way. It works for 15 minutes.";
-  } else {
-    const body = await res.json().catch(() => ({}));
-    note.textContent = body.message || "Something went wrong; try again.";
-  }
-});
-document.getElementById("sign-out").addEventListener("click", async () => {
-  await fetch("/api/logout", { method: "POST", headers: { Accept: "application/json" } });
-  load();
-});
-load();
+  // Until the server has the event stream, it answers 404 and the browser
+  // would retry forever: stop, the page still shows the status as of load.
+  events.addEventListener("error", () => {
+    if (events.readyState === EventSource.CLOSED) return;
+    if (!navigator.onLine) return;
+    events.close();
+  });
+}

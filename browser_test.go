@@ -1,0 +1,346 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"html"
+	"io"
+	"mime/quotedprintable"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	cdplog "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/emersion/go-smtp"
+	"github.com/ollama/ollama/api"
+
+	"github.com/recur-journal/recur/pipeline/fakeollama"
+	"github.com/recur-journal/recur/pipeline/scripted"
+)
+
+// chromium is Debian's browser, which the browser tests drive.
+const chromium = "/usr/bin/chromium"
+
+// needChromium skips a browser test when chromium is missing, except in CI,
+// where it must be there (.ci/run installs it).
+func needChromium(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath(chromium); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is missing; CI installs it with apt-get install chromium", chromium)
+		}
+		t.Skipf("browser test skipped: %s is missing (apt-get install chromium)", chromium)
+	}
+}
+
+// linkCatcher is an SMTP server on 127.0.0.1 that keeps the sign-in links
+// of the mail it receives.
+type linkCatcher struct {
+	mu    sync.Mutex
+	links []string
+	addr  string
+}
+
+var signInLink = regexp.MustCompile(`https?://[^\s"<>]+/api/magic-links/login\?[^\s"<>]+`)
+
+func (lc *linkCatcher) NewSession(*smtp.Conn) (smtp.Session, error) { return lc, nil }
+func (lc *linkCatcher) Reset()                                      {}
+func (lc *linkCatcher) Logout() error                               { return nil }
+func (lc *linkCatcher) Mail(string, *smtp.MailOptions) error        { return nil }
+func (lc *linkCatcher) Rcpt(string, *smtp.RcptOptions) error        { return nil }
+func (lc *linkCatcher) Data(r io.Reader) error {
+	// The whole message decoded as quoted-printable: the link's = signs
+	// and line breaks come back, and nothing else matters here.
+	b, err := io.ReadAll(quotedprintable.NewReader(r))
+	if err != nil {
+		return err
+	}
+	if l := signInLink.FindString(string(b)); l != "" {
+		lc.mu.Lock()
+		lc.links = append(lc.links, html.UnescapeString(l))
+		lc.mu.Unlock()
+	}
+	return nil
+}
+
+// link waits, boundedly, for a mailed sign-in link.
+func (lc *linkCatcher) link(t *testing.T) string {
+	t.Helper()
+	for range 250 {
+		lc.mu.Lock()
+		n := len(lc.links)
+		lc.mu.Unlock()
+		if n > 0 {
+			return lc.links[n-1]
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatal("no sign-in mail within 5 seconds")
+	return ""
+}
+
+func newLinkCatcher(t *testing.T) *linkCatcher {
+	lc := &linkCatcher{}
+	srv := smtp.NewServer(lc)
+	srv.Domain, srv.AllowInsecureAuth = "localhost", true
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lc.addr = ln.Addr().String()
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return lc
+}
+
+// freeAddr returns a loopback address with a port nothing listens on, so
+// the server's base_url (used in mailed links) can name it.
+func freeAddr(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// browserApp runs recur serve with the fake Ollama and the link catcher as
+// its SMTP server, and returns the base URL.
+func browserApp(t *testing.T) (string, *fakeollama.Server, *linkCatcher) {
+	lex, err := scripted.Load("pipeline/testdata/lexicon.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := fakeollama.New(t)
+	fake.OnChat(func(req *api.ChatRequest) fakeollama.Reply { return fakeollama.Reply{Content: lex.Answer(req)} })
+	lc := newLinkCatcher(t)
+	host, port, _ := net.SplitHostPort(lc.addr)
+	addr := freeAddr(t)
+	m := NewMain()
+	m.Stdout, m.Stderr = io.Discard, io.Discard
+	m.Env = []string{"RECUR_STORAGE_DATA_DIR=" + t.TempDir(), "RECUR_SERVER_ADDR=" + addr, "RECUR_OLLAMA_URL=" + fake.URL(),
+		"RECUR_MAIL_SMTP_HOST=" + host, "RECUR_MAIL_SMTP_PORT=" + port, "RECUR_MAIL_TLS=none", "RECUR_AUTH_SIGNUP=true"}
+	if err := m.ParseFlags([]string{"serve"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	return "http://" + addr, fake, lc
+}
+
+// newBrowser starts headless chromium with the flags DESIGN.md gives and
+// collects every console error, uncaught exception and error log entry.
+func newBrowser(t *testing.T) (context.Context, func() []string) {
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromium), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(390, 844),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(actx)
+	ctx, cancelTime := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(func() { cancelTime(); cancelCtx(); cancelAlloc() })
+	var mu sync.Mutex
+	var errs []string
+	chromedp.ListenTarget(ctx, func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch ev := ev.(type) {
+		case *runtime.EventExceptionThrown:
+			errs = append(errs, "exception: "+ev.ExceptionDetails.Error())
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.APITypeError {
+				errs = append(errs, fmt.Sprintf("console.error: %v", ev.Args))
+			}
+		case *cdplog.EventEntryAdded:
+			// The live-status stream arrives with the events route; until
+			// then the browser reports its 404, which is expected.
+			if ev.Entry.Level == cdplog.LevelError && !strings.Contains(ev.Entry.URL, "/api/captures/events") &&
+				!strings.Contains(ev.Entry.Text, "EventSource") {
+				errs = append(errs, "log: "+ev.Entry.Text+" "+ev.Entry.URL)
+			}
+		}
+	})
+	if err := chromedp.Run(ctx, cdplog.Enable(), runtime.Enable()); err != nil {
+		t.Fatal(err)
+	}
+	return ctx, func() []string { mu.Lock(); defer mu.Unlock(); return append([]string(nil), errs...) }
+}
+
+// count returns how many elements match sel.
+func count(t *testing.T, ctx context.Context, sel string) int {
+	t.Helper()
+	var n int
+	if err := chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf("document.querySelectorAll(%q).length", sel), &n)); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// waitFor reloads path, boundedly, until sel matches at least n elements.
+func waitFor(t *testing.T, ctx context.Context, url, sel string, n int) {
+	t.Helper()
+	for range 100 {
+		if err := chromedp.Run(ctx, chromedp.Navigate(url)); err != nil {
+			t.Fatal(err)
+		}
+		if count(t, ctx, sel) >= n {
+			return
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Fatalf("%s: fewer than %d of %s after 20 seconds", url, n, sel)
+}
+
+// waitCount waits, boundedly and without reloading, until sel matches n
+// elements: a form sent has brought its answer.
+func waitCount(t *testing.T, ctx context.Context, sel string, n int) {
+	t.Helper()
+	for range 100 {
+		var got int
+		if err := chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(`document.readyState === "complete" && document.querySelector("main") ? document.querySelectorAll(%q).length : -1`, sel), &got)); err == nil && got == n {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("%s: not %d of %s after 10 seconds", location(ctx), n, sel)
+}
+
+func location(ctx context.Context) string {
+	var u string
+	chromedp.Run(ctx, chromedp.Location(&u))
+	return u
+}
+
+// press clicks the first element sel matches, as a person would: a
+// button sends its form with its name and value, a link navigates.
+func press(t *testing.T, ctx context.Context, sel string) {
+	t.Helper()
+	var ok bool
+	if err := chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf("(e => !!e && (e.click(), true))(document.querySelector(%q))", sel), &ok)); err != nil || !ok {
+		var main string
+		chromedp.Run(ctx, chromedp.Evaluate(`document.querySelector("main") ? document.querySelector("main").innerText : document.readyState`, &main))
+		t.Fatalf("%s: cannot press %s: %v\n%s", location(ctx), sel, err, main)
+	}
+}
+
+// screenshots saves the page at phone and desktop size into the folder
+// RECUR_SCREENSHOTS names, when it is set, to be looked at.
+func screenshots(t *testing.T, ctx context.Context, name string) {
+	dir := os.Getenv("RECUR_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	for _, size := range [][2]int64{{390, 844}, {1280, 800}} {
+		var png []byte
+		if err := chromedp.Run(ctx, chromedp.EmulateViewport(size[0], size[1]), chromedp.FullScreenshot(&png, 100)); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, fmt.Sprintf("%s-%dx%d.png", name, size[0], size[1]))
+		if err := os.WriteFile(path, png, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	chromedp.Run(ctx, chromedp.EmulateViewport(390, 844))
+}
+
+// A new person signs in by mailed link, writes on three days, watches the
+// entries being read, reviews the pattern, searches, deletes, moves through
+// the calendar and sees the banner when Ollama goes away, in a real browser,
+// with no console errors on any page.
+func TestBrowser(t *testing.T) {
+	needChromium(t)
+	base, fake, mails := browserApp(t)
+	ctx, consoleErrors := newBrowser(t)
+	run := func(actions ...chromedp.Action) {
+		t.Helper()
+		if err := chromedp.Run(ctx, actions...); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	run(chromedp.Navigate(base+"/"), chromedp.SendKeys(`input[name=email]`, "new@example.com"), chromedp.Submit(`input[name=email]`),
+		chromedp.WaitVisible(`#mail-note`))
+	screenshots(t, ctx, "signin")
+	run(chromedp.Navigate(mails.link(t)), chromedp.WaitVisible(`form[data-testid=write]`))
+	screenshots(t, ctx, "journal-empty")
+
+	today := time.Now()
+	for i, d := range []int{2, 1, 0} {
+		run(chromedp.Navigate(base+"/"), chromedp.WaitVisible(`textarea[name=text]`),
+			chromedp.SendKeys(`textarea[name=text]`, "My boss criticised my report. I felt anxious and skipped lunch."))
+		if d > 0 {
+			run(chromedp.Click(`details.when summary`), chromedp.SetValue(`input[name=date]`, today.AddDate(0, 0, -d).Format(time.DateOnly)))
+		}
+		if i == 2 {
+			// The last one by keyboard: Ctrl+Enter saves.
+			run(chromedp.KeyEvent("\r", chromedp.KeyModifiers(2)))
+		} else {
+			run(chromedp.Click(`form[data-testid=write] button[type=submit]`))
+		}
+		waitCount(t, ctx, `[data-capture-id]`, i+1)
+	}
+	// Live status arrives by the events stream once it exists; reloading
+	// shows the same.
+	waitFor(t, ctx, base+"/", `[data-capture-id][data-status=processed]`, 3)
+	screenshots(t, ctx, "journal")
+
+	waitFor(t, ctx, base+"/patterns", `[data-pattern-id][data-state=open]`, 1)
+	screenshots(t, ctx, "patterns")
+	offered := count(t, ctx, `[data-pattern-id] button[name=status][value=accepted]`)
+	press(t, ctx, `button[name=status][value=accepted]`)
+	waitCount(t, ctx, `[data-pattern-id] button[name=status][value=accepted]`, offered-1)
+	press(t, ctx, `[data-pattern-id] h3 a`)
+	waitCount(t, ctx, `svg[data-testid=flows]`, 1)
+	screenshots(t, ctx, "pattern")
+
+	run(chromedp.Navigate(base+"/"), chromedp.SendKeys(`input[type=search][name=q]`, "criticised"), chromedp.Submit(`input[type=search][name=q]`),
+		chromedp.WaitVisible(`mark`))
+	if got := count(t, ctx, `[data-capture-id]`); got != 3 {
+		t.Errorf("search found %d entries, want 3", got)
+	}
+	run(chromedp.Navigate(base+"/?q=holiday"), chromedp.WaitReady(`main`))
+	if got := count(t, ctx, `[data-capture-id]`); got != 0 {
+		t.Errorf("search for a word never written found %d entries", got)
+	}
+
+	run(chromedp.Navigate(base + "/"))
+	press(t, ctx, `[data-capture-id] details.confirm summary`)
+	press(t, ctx, `[data-capture-id] details.confirm button.danger`)
+	waitCount(t, ctx, `[data-capture-id]`, 2)
+
+	run(chromedp.Navigate(base+"/calendar"), chromedp.WaitVisible(fmt.Sprintf(`[data-date="%s"]`, today.Format(time.DateOnly))))
+	screenshots(t, ctx, "calendar")
+	press(t, ctx, `a[rel=prev]`)
+	run(chromedp.WaitVisible(fmt.Sprintf(`[data-date="%s-15"]`, today.AddDate(0, -1, -today.Day()+1).Format("2006-01"))))
+	run(chromedp.Navigate(base+"/calendar?year="+strconv.Itoa(today.Year())), chromedp.WaitReady(`svg.year`))
+	screenshots(t, ctx, "year")
+	run(chromedp.Navigate(base+"/settings"), chromedp.WaitReady(`main`))
+	screenshots(t, ctx, "settings")
+
+	fake.Down()
+	waitFor(t, ctx, base+"/", `[data-testid=ollama-banner]`, 1)
+	screenshots(t, ctx, "banner")
+
+	var nodes []*cdp.Node
+	run(chromedp.Nodes(`html[lang]`, &nodes, chromedp.AtLeast(0)))
+	if len(nodes) != 1 {
+		t.Error("the page has no lang")
+	}
+	for _, e := range consoleErrors() {
+		t.Errorf("browser console: %s", e)
+	}
+}

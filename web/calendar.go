@@ -1,0 +1,139 @@
+package web
+
+import (
+	"html/template"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/recur-journal/recur/store"
+)
+
+// calendarDay is one cell of the month grid.
+type calendarDay struct {
+	Date     string
+	Day      int
+	InMonth  bool
+	Today    bool
+	Entries  []entryView
+	Patterns []store.PatternRef
+}
+
+type calendarData struct {
+	Year       bool // the year view
+	Title      string
+	Weeks      [][]calendarDay
+	Prev, Next string // links to the month or year before and after
+	Other      string // the link to the other view
+	YearSVG    template.HTML
+	Written    int // days with entries in the year view
+}
+
+// calendar shows a month grid (?month=YYYY-MM, default this month) or a
+// year of squares (?year=YYYY).
+func (a *App) calendar(w http.ResponseWriter, r *http.Request) {
+	v := viewerOf(r)
+	now := a.opts.Store.Now().In(v.Loc)
+	if y := r.URL.Query().Get("year"); y != "" {
+		year, err := strconv.Atoi(y)
+		if err != nil || year < 1900 || year > store.MaxYear-1 {
+			a.fail(w, r, store.Invalid("year", "The year must be a year such as %d, from 1900.", now.Year()))
+			return
+		}
+		a.yearView(w, r, year)
+		return
+	}
+	month := time.Date(now.Year(), now.Month(), 1, 12, 0, 0, 0, time.UTC)
+	if m := r.URL.Query().Get("month"); m != "" {
+		t, err := time.Parse("2006-01", m)
+		if err != nil || t.Year() < 1900 || t.Year() > store.MaxYear-1 {
+			a.fail(w, r, store.Invalid("month", "The month must look like %s, from 1900.", now.Format("2006-01")))
+			return
+		}
+		month = t.Add(12 * time.Hour)
+	}
+	// The grid runs Monday to Sunday, from the week of the 1st to the week
+	// of the last day.
+	start := month.AddDate(0, 0, -int(month.Weekday()+6)%7)
+	end := month.AddDate(0, 1, 0)
+	end = end.AddDate(0, 0, (7-int(end.Weekday()+6)%7)%7)
+	list, err := a.opts.Store.Timeline(r.Context(), v.User.ID, store.StartOfDay(start.Year(), start.Month(), start.Day(), v.Loc),
+		store.StartOfDay(end.Year(), end.Month(), end.Day(), v.Loc))
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	byDay := map[string]*calendarDay{}
+	d := calendarData{Title: month.Format("January 2006"), Prev: "/calendar?month=" + month.AddDate(0, -1, 0).Format("2006-01"),
+		Next: "/calendar?month=" + month.AddDate(0, 1, 0).Format("2006-01"), Other: "/calendar?year=" + strconv.Itoa(month.Year())}
+	today := now.Format(time.DateOnly)
+	for day := start; day.Before(end); day = day.AddDate(0, 0, 1) {
+		if (int(day.Weekday())+6)%7 == 0 {
+			d.Weeks = append(d.Weeks, nil)
+		}
+		key := day.Format(time.DateOnly)
+		wk := &d.Weeks[len(d.Weeks)-1]
+		*wk = append(*wk, calendarDay{Date: key, Day: day.Day(), InMonth: day.Month() == month.Month(), Today: key == today})
+		byDay[key] = &(*wk)[len(*wk)-1]
+	}
+	for _, c := range list {
+		cd, ok := byDay[c.OccurredAt.In(v.Loc).Format(time.DateOnly)]
+		if !ok {
+			continue
+		}
+		cd.Entries = append(cd.Entries, entryView{ID: c.ID, Status: c.Status, StatusWords: statusWords[c.Status], Time: c.OccurredAt.In(v.Loc).Format("15:04")})
+		for _, p := range c.Patterns {
+			if !hasPattern(cd.Patterns, p.ID) {
+				cd.Patterns = append(cd.Patterns, p)
+			}
+		}
+	}
+	a.render(w, r, http.StatusOK, "calendar", page{Title: d.Title, Nav: "calendar", Data: d})
+}
+
+func hasPattern(list []store.PatternRef, id string) bool {
+	for _, p := range list {
+		if p.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// yearView shows a square a day, coloured by the pleasantness of the day's
+// feelings.
+func (a *App) yearView(w http.ResponseWriter, r *http.Request, year int) {
+	v := viewerOf(r)
+	from, to := store.StartOfDay(year, 1, 1, v.Loc), store.StartOfDay(year+1, 1, 1, v.Loc)
+	vals, err := a.opts.Store.FeelingValences(r.Context(), v.User.ID, from, to)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	list, err := a.opts.Store.Timeline(r.Context(), v.User.ID, from, to)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	written := map[string]bool{}
+	for _, c := range list {
+		written[c.OccurredAt.In(v.Loc).Format(time.DateOnly)] = true
+	}
+	sum, n := map[string]int{}, map[string]int{}
+	for _, fv := range vals {
+		key := fv.OccurredAt.In(v.Loc).Format(time.DateOnly)
+		sum[key] += fv.Valence
+		n[key]++
+	}
+	mood := make(map[string]float64, len(sum))
+	for k, s := range sum {
+		mood[k] = float64(s) / float64(n[k])
+	}
+	d := calendarData{Year: true, Title: strconv.Itoa(year), YearSVG: yearSVG(year, mood, written), Written: len(written),
+		Prev: "/calendar?year=" + strconv.Itoa(year-1), Next: "/calendar?year=" + strconv.Itoa(year+1),
+		Other: "/calendar?month=" + strconv.Itoa(year) + "-01"}
+	if now := a.opts.Store.Now().In(v.Loc); now.Year() == year {
+		d.Other = "/calendar?month=" + now.Format("2006-01")
+	}
+	a.render(w, r, http.StatusOK, "calendar", page{Title: d.Title, Nav: "calendar", Data: d})
+}

@@ -1,0 +1,156 @@
+package web
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/recur-journal/recur/store"
+)
+
+// piece is a run of an entry's text: a situation (a segment) or the text
+// between two.
+type piece struct {
+	Text      string
+	Situation bool
+}
+
+// chip is a tag as the entry page shows it.
+type chip struct {
+	Name string
+	Tone string // pleasant or unpleasant, for feelings
+	High bool   // a high-energy feeling
+}
+
+// chipGroup is the chips of one tag type.
+type chipGroup struct {
+	Label string
+	Chips []chip
+}
+
+type entryData struct {
+	Entry      entryView
+	Language   string
+	Original   string
+	Translated bool // the text was translated: the original is shown beside it
+	Pieces     []piece
+	Groups     []chipGroup
+	Patterns   []store.PatternRef
+	Form       *formError
+}
+
+// tagTypes are the tag types in the order the entry page groups them.
+var tagTypes = []struct{ Type, Label string }{
+	{store.TagTrigger, "What set it off"},
+	{store.TagNegativeFeeling, "Unpleasant feelings"},
+	{store.TagPositiveFeeling, "Pleasant feelings"},
+	{store.TagBadBehaviour, "What you did that did not help"},
+	{store.TagGoodBehaviour, "What you did that helped"},
+	{store.TagPerson, "People"},
+	{store.TagLocation, "Places"},
+	{store.TagActivity, "Doing"},
+}
+
+// marked cuts the analysed text into situations and the text between them.
+func marked(text string, segs []store.Segment) []piece {
+	var out []piece
+	at := 0
+	for _, sg := range segs {
+		if sg.Start < at || sg.End > len(text) || sg.Start >= sg.End {
+			continue // not a slice of this text: show it unmarked
+		}
+		if sg.Start > at {
+			out = append(out, piece{Text: text[at:sg.Start]})
+		}
+		out = append(out, piece{Text: text[sg.Start:sg.End], Situation: true})
+		at = sg.End
+	}
+	if at < len(text) {
+		out = append(out, piece{Text: text[at:]})
+	}
+	return out
+}
+
+// chips groups the tags of an entry's situations by type, each tag once.
+func chips(segs []store.Segment, feelings map[string]store.Feeling) []chipGroup {
+	seen := map[string]bool{}
+	byType := map[string][]chip{}
+	for _, sg := range segs {
+		for _, t := range sg.Tags {
+			if seen[t.ID] {
+				continue
+			}
+			seen[t.ID] = true
+			c := chip{Name: t.Name}
+			if f, ok := feelings[t.FeelingID]; ok {
+				c.Tone, c.High = "unpleasant", f.Energy == "high"
+				if f.Valence > 0 {
+					c.Tone = "pleasant"
+				}
+			}
+			byType[t.Type] = append(byType[t.Type], c)
+		}
+	}
+	var out []chipGroup
+	for _, tt := range tagTypes {
+		if len(byType[tt.Type]) > 0 {
+			out = append(out, chipGroup{Label: tt.Label, Chips: byType[tt.Type]})
+		}
+	}
+	return out
+}
+
+func (a *App) showEntry(w http.ResponseWriter, r *http.Request) {
+	a.entry(w, r, http.StatusOK, nil)
+}
+
+// entry renders one entry, with form holding a failed edit.
+func (a *App) entry(w http.ResponseWriter, r *http.Request, status int, form *formError) {
+	v := viewerOf(r)
+	ctx := r.Context()
+	c, err := a.opts.Store.FindCapture(ctx, v.User.ID, r.PathValue("id"))
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	feelings, err := a.feelings(r)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	// The timeline knows the patterns an entry belongs to.
+	tl, err := a.opts.Store.Timeline(ctx, v.User.ID, c.OccurredAt, c.OccurredAt.Add(time.Microsecond))
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	d := entryData{Entry: newEntryView(c, v.Loc), Language: c.Language, Original: c.Original, Form: form}
+	for _, t := range tl {
+		if t.ID == c.ID {
+			d.Patterns = t.Patterns
+		}
+	}
+	if c.Translated != "" {
+		d.Translated = c.Translated != c.Original
+		d.Pieces = marked(c.Translated, c.Segments)
+		d.Groups = chips(c.Segments, feelings)
+	} else {
+		d.Pieces = []piece{{Text: c.Original}}
+	}
+	if form != nil {
+		d.Entry.Text = form.Text
+	}
+	a.render(w, r, status, "entry", page{Title: "Entry of " + d.Entry.Date, Nav: "journal", Data: d})
+}
+
+// feelings returns the vocabulary of feelings by id.
+func (a *App) feelings(r *http.Request) (map[string]store.Feeling, error) {
+	list, err := a.opts.Store.Feelings(r.Context())
+	if err != nil {
+		return nil, err
+	}
+	m := make(map[string]store.Feeling, len(list))
+	for _, f := range list {
+		m[f.ID] = f
+	}
+	return m, nil
+}

@@ -1,0 +1,283 @@
+package web_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/recur-journal/recur/server"
+	"github.com/recur-journal/recur/store"
+)
+
+// has fails the test unless body holds every one of want.
+func has(t *testing.T, what string, a answer, status int, want ...string) {
+	t.Helper()
+	if a.status != status {
+		t.Fatalf("%s: status %d, want %d\n%s", what, a.status, status, a.body)
+	}
+	for _, w := range want {
+		if !strings.Contains(a.body, w) {
+			t.Errorf("%s: the page lacks %q", what, w)
+		}
+	}
+}
+
+func TestSignedOut(t *testing.T) {
+	h := newHarness(t, nil)
+	b := h.anonymous()
+	t.Run("SignInFormWithoutScript", func(t *testing.T) {
+		has(t, "GET /", b.get("/"), 200, `<html lang="en">`, `<form method="post" action="/sign-in"`, `name="email"`)
+	})
+	t.Run("MailsLink", func(t *testing.T) {
+		has(t, "POST /sign-in", b.post("/sign-in", url.Values{"email": {"alice@example.com"}}), 200, "a sign-in link is on its way")
+	})
+	t.Run("BadAddressIs422WithSentence", func(t *testing.T) {
+		has(t, "POST /sign-in", b.post("/sign-in", url.Values{"email": {"not an address"}}), 422, `aria-invalid="true"`, "valid email address")
+	})
+	t.Run("PagesSendToSignIn", func(t *testing.T) {
+		for _, path := range []string{"/patterns", "/calendar", "/settings", "/entries/01a20000-0000-7000-8000-000000000000"} {
+			if a := b.get(path); a.status != http.StatusSeeOther || a.location != "/" {
+				t.Errorf("GET %s = %d to %q, want 303 to /", path, a.status, a.location)
+			}
+		}
+	})
+	t.Run("UnknownPathIs404Page", func(t *testing.T) {
+		has(t, "GET /nothing", b.get("/nothing"), 404, "Not found")
+	})
+}
+
+func TestJournal(t *testing.T) {
+	h := newHarness(t, nil)
+	alice, bob := h.signIn(h.alice), h.signIn(h.bob)
+
+	t.Run("FirstEntryPrompt", func(t *testing.T) {
+		has(t, "GET /", alice.get("/"), 200, "Your first entry", `data-testid="write"`, `name="text"`, `type="search" name="q"`, `action="/sign-out"`)
+	})
+	t.Run("WriteWithoutScript", func(t *testing.T) {
+		a := alice.post("/entries", url.Values{"text": {"The train was late again."}})
+		if a.status != http.StatusSeeOther || !strings.HasPrefix(a.location, "/#entry-") {
+			t.Fatalf("POST /entries = %d to %q, want 303 to the entry", a.status, a.location)
+		}
+		id := strings.TrimPrefix(a.location, "/#entry-")
+		has(t, "GET /", alice.get("/"), 200, `data-capture-id="`+id+`" data-status="queued"`, "Waiting to be read", "The train was late again.", "Today")
+		if strings.Contains(bob.get("/").body, "The train was late again.") {
+			t.Error("bob's journal shows alice's entry")
+		}
+	})
+	t.Run("WriteAboutAnotherDay", func(t *testing.T) {
+		day := time.Now().AddDate(0, 0, -3).Format(time.DateOnly)
+		a := alice.post("/entries", url.Values{"text": {"Three days ago."}, "date": {day}, "time": {"08:30"}})
+		id := strings.TrimPrefix(a.location, "/#entry-")
+		c, err := h.store.FindCapture(context.Background(), h.alice.ID, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c.OccurredAt.Format("2006-01-02 15:04"); got != day+" 08:30" {
+			t.Errorf("occurred_at = %s, want %s 08:30 (UTC is alice's zone)", got, day)
+		}
+	})
+	t.Run("EmptyTextIs422", func(t *testing.T) {
+		has(t, "POST /entries", alice.post("/entries", url.Values{"text": {"  "}}), 422, "The text field is required.", `aria-invalid="true"`)
+	})
+	t.Run("BadDateIs422", func(t *testing.T) {
+		has(t, "POST /entries", alice.post("/entries", url.Values{"text": {"x"}, "date": {"yesterday"}}), 422, "The date must look like")
+	})
+	t.Run("Search", func(t *testing.T) {
+		a := alice.get("/?q=" + url.QueryEscape("TRAIN"))
+		has(t, "search", a, 200, "<mark>train</mark>", `value="TRAIN"`)
+		if strings.Contains(a.body, "Three days ago.") {
+			t.Error("search shows an entry without the words")
+		}
+		if strings.Contains(bob.get("/?q=train").body, "data-capture-id") {
+			t.Error("bob's search finds alice's entry")
+		}
+	})
+	t.Run("Paged", func(t *testing.T) {
+		for i := range 6 {
+			h.write(h.alice, "Filler "+string(rune('a'+i)), time.Now().Add(-time.Duration(i+10)*24*time.Hour))
+		}
+		a := alice.get("/")
+		has(t, "page 1", a, 200, "Page 1 of 2", `href="/?page=2"`)
+		has(t, "page 2", alice.get("/?page=2"), 200, "Page 2 of 2", `href="/?page=1"`)
+	})
+}
+
+func TestEntry(t *testing.T) {
+	h := newHarness(t, nil)
+	alice, bob := h.signIn(h.alice), h.signIn(h.bob)
+	id := h.write(h.alice, "My boss criticised my report.", time.Now().Add(-time.Hour),
+		store.NewTag{Type: store.TagTrigger, Name: "criticism", NewCategory: "criticism"},
+		store.NewTag{Type: store.TagNegativeFeeling, Name: "anxious", FeelingID: "anxious"},
+		store.NewTag{Type: store.TagPerson, Name: "Lea"})
+
+	t.Run("Shown", func(t *testing.T) {
+		has(t, "GET entry", alice.get("/entries/"+id), 200, `<mark class="situation">My boss criticised my report.</mark>`,
+			`class="chip unpleasant`, ">anxious<", ">Lea<", "What set it off", `data-status="processed"`)
+	})
+	t.Run("AnotherUsersIs404", func(t *testing.T) {
+		has(t, "bob GET", bob.get("/entries/"+id), 404, "Not found")
+		has(t, "bob edit", bob.post("/entries/"+id, url.Values{"text": {"mine"}, "date": {"2026-01-01"}}), 404)
+		has(t, "bob delete", bob.post("/entries/"+id+"/delete", url.Values{"confirm": {"yes"}}), 404)
+		has(t, "bob retry", bob.post("/entries/"+id+"/retry", nil), 404)
+		if c, err := h.store.FindCapture(context.Background(), h.alice.ID, id); err != nil || c.Original != "My boss criticised my report." {
+			t.Fatalf("alice's entry after bob's tries: %v %v", c, err)
+		}
+	})
+	t.Run("EditQueuesAgain", func(t *testing.T) {
+		day := time.Now().UTC().Format(time.DateOnly)
+		a := alice.post("/entries/"+id, url.Values{"text": {"My boss praised my report."}, "date": {day}, "time": {"07:15"}})
+		if a.status != http.StatusSeeOther || a.location != "/entries/"+id {
+			t.Fatalf("edit = %d to %q", a.status, a.location)
+		}
+		c, _ := h.store.FindCapture(context.Background(), h.alice.ID, id)
+		if c.Original != "My boss praised my report." || c.Status != store.StatusQueued {
+			t.Errorf("after edit: %q %s, want the new text, queued", c.Original, c.Status)
+		}
+		has(t, "edit empty", alice.post("/entries/"+id, url.Values{"text": {""}, "date": {day}}), 422, "The text field is required.")
+	})
+	t.Run("DeleteNeedsConfirmation", func(t *testing.T) {
+		has(t, "delete without confirm", alice.post("/entries/"+id+"/delete", nil), 422, "second button")
+		a := alice.post("/entries/"+id+"/delete", url.Values{"confirm": {"yes"}})
+		if a.status != http.StatusSeeOther {
+			t.Fatalf("delete = %d", a.status)
+		}
+		has(t, "deleted", alice.get("/entries/"+id), 404)
+	})
+	t.Run("FailedOffersTryAgain", func(t *testing.T) {
+		failed := h.write(h.alice, "An entry the model could not read.", time.Now().Add(-time.Hour))
+		if _, err := h.store.ClaimCapture(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if err := h.store.FailCapture(context.Background(), failed); err != nil {
+			t.Fatal(err)
+		}
+		has(t, "journal", alice.get("/"), 200, `data-status="failed"`, "Could not be read", `action="/entries/`+failed+`/retry"`, "Try again")
+		a := alice.post("/entries/"+failed+"/retry", nil)
+		if a.status != http.StatusSeeOther {
+			t.Fatalf("retry = %d", a.status)
+		}
+		list, _, _ := h.store.ListCaptures(context.Background(), h.alice.ID, store.Page{Page: 1, Limit: 10})
+		if len(list) != 1 || list[0].Original != "An entry the model could not read." || list[0].Status != store.StatusQueued {
+			t.Errorf("after try again: %+v, want the text queued once", list)
+		}
+	})
+}
+
+func TestPatterns(t *testing.T) {
+	h := newHarness(t, nil)
+	alice, bob := h.signIn(h.alice), h.signIn(h.bob)
+
+	t.Run("NoneSaysWhatItTakes", func(t *testing.T) {
+		h.write(h.alice, "One day.", time.Now().Add(-time.Hour), store.NewTag{Type: store.TagPerson, Name: "Lea"})
+		has(t, "patterns", alice.get("/patterns"), 200, "No patterns yet", "write on 2 more days")
+	})
+	id := h.lunchPattern(h.alice)
+	t.Run("Card", func(t *testing.T) {
+		has(t, "patterns", alice.get("/patterns"), 200, `data-pattern-id="`+id+`" data-state="open"`, "skipping meals",
+			`action="/patterns/`+id+`"`, `name="status" value="accepted"`, `name="status" value="rejected"`, "leaves this topic alone", `<svg class="strip"`, "on 3 days")
+		if strings.Contains(bob.get("/patterns").body, id) {
+			t.Error("bob sees alice's pattern")
+		}
+	})
+	t.Run("Page", func(t *testing.T) {
+		a := alice.get("/patterns/" + id)
+		has(t, "pattern", a, 200, `data-testid="flows"`, "criticism", "anxious", "association, not a cause")
+		if strings.Contains(a.body, "data-correlation-id") && !strings.Contains(a.body, "of your 2 days with Lea") {
+			t.Error("a correlation without its sample")
+		}
+	})
+	t.Run("AnotherUsersIs404", func(t *testing.T) {
+		has(t, "bob GET", bob.get("/patterns/"+id), 404)
+		has(t, "bob accept", bob.post("/patterns/"+id, url.Values{"status": {"accepted"}}), 404)
+	})
+	t.Run("Accept", func(t *testing.T) {
+		a := alice.post("/patterns/"+id, url.Values{"status": {"accepted"}})
+		if a.status != http.StatusSeeOther || a.location != "/patterns" {
+			t.Fatalf("accept = %d to %q", a.status, a.location)
+		}
+		if p, _ := h.store.FindPattern(context.Background(), h.alice.ID, id); p.Status != store.PatternAccepted {
+			t.Errorf("status = %s, want accepted", p.Status)
+		}
+		has(t, "accepted", alice.get("/patterns"), 200, "Accepted")
+	})
+	t.Run("RejectNeedsConfirmation", func(t *testing.T) {
+		has(t, "reject", alice.post("/patterns/"+id, url.Values{"status": {"rejected"}}), 422, "second button")
+		has(t, "other status", alice.post("/patterns/"+id, url.Values{"status": {"maybe"}}), 422, "accepted or rejected")
+		alice.post("/patterns/"+id, url.Values{"status": {"rejected"}, "confirm": {"yes"}, "back": {"pattern"}})
+		if p, _ := h.store.FindPattern(context.Background(), h.alice.ID, id); p.Status != store.PatternRejected {
+			t.Errorf("status = %s, want rejected", p.Status)
+		}
+		if strings.Contains(alice.get("/patterns").body, id) {
+			t.Error("a rejected pattern is listed")
+		}
+	})
+}
+
+func TestCalendar(t *testing.T) {
+	h := newHarness(t, nil)
+	alice, bob := h.signIn(h.alice), h.signIn(h.bob)
+	h.lunchPattern(h.alice)
+	when := time.Now().UTC().AddDate(0, 0, -1)
+	day := when.Format(time.DateOnly)
+	t.Run("Month", func(t *testing.T) {
+		a := alice.get("/calendar?month=" + when.Format("2006-01"))
+		has(t, "month", a, 200, `data-date="`+day+`"`, `class="dot negative"`, "skipping meals")
+		if strings.Contains(bob.get("/calendar?month="+when.Format("2006-01")).body, "skipping meals") {
+			t.Error("bob's calendar shows alice's pattern")
+		}
+	})
+	t.Run("Year", func(t *testing.T) {
+		has(t, "year", alice.get("/calendar?year="+when.Format("2006")), 200, `data-date="`+day+`" class="mood m-2"`)
+	})
+	t.Run("BadMonthIs422", func(t *testing.T) {
+		has(t, "bad month", alice.get("/calendar?month=2026-13"), 422, "The month must look like")
+		has(t, "bad year", alice.get("/calendar?year=x"), 422, "The year must be")
+	})
+}
+
+// down is a health reporter whose Ollama does not answer.
+type down struct{}
+
+func (down) QueueHealth(context.Context) (server.QueueHealth, error) {
+	return server.QueueHealth{}, nil
+}
+func (down) OllamaHealth(context.Context) server.OllamaHealth {
+	return server.OllamaHealth{Model: "qwen2.5:7b", Error: "Ollama does not answer at http://127.0.0.1:11434. Start it with `ollama serve`."}
+}
+
+func TestOllamaBanner(t *testing.T) {
+	h := newHarness(t, down{})
+	has(t, "banner", h.signIn(h.alice).get("/"), 200, `data-testid="ollama-banner"`, "<code>ollama serve</code>", "Ollama does not answer")
+	if strings.Contains(h.anonymous().get("/").body, "ollama-banner") {
+		t.Error("the sign-in page tells strangers about Ollama")
+	}
+	if well := newHarness(t, nil); strings.Contains(well.signIn(well.alice).get("/").body, "ollama-banner") {
+		t.Error("a banner without a problem")
+	}
+}
+
+func TestCrossOriginFormRefused(t *testing.T) {
+	h := newHarness(t, nil)
+	b := h.signIn(h.alice)
+	req, _ := http.NewRequest("POST", h.srv.URL+"/entries", strings.NewReader("text=forged"))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", "https://evil.example")
+	if a := b.send(req); a.status != http.StatusForbidden {
+		t.Fatalf("cross-origin POST /entries = %d, want 403", a.status)
+	}
+	if list, _, _ := h.store.ListCaptures(context.Background(), h.alice.ID, store.Page{Page: 1, Limit: 5}); len(list) != 0 {
+		t.Error("a forged form wrote an entry")
+	}
+}
+
+func TestSignOut(t *testing.T) {
+	h := newHarness(t, nil)
+	b := h.signIn(h.alice)
+	if a := b.post("/sign-out", nil); a.status != http.StatusSeeOther {
+		t.Fatalf("sign out = %d", a.status)
+	}
+	has(t, "after sign-out", b.get("/"), 200, "Email me a sign-in link")
+}

@@ -1,0 +1,244 @@
+package web
+
+import (
+	"html/template"
+	"net/http"
+	"time"
+
+	"github.com/recur-journal/recur/pipeline/detect"
+	"github.com/recur-journal/recur/store"
+)
+
+// patternView is a pattern as a card shows it.
+type patternView struct {
+	store.Pattern
+	State string // open or closed
+	Days  int    // days it showed up on
+	Strip template.HTML
+}
+
+type patternsData struct {
+	Open, Closed []patternView
+	// Written and Needed tell how far the journal is from its first
+	// patterns, shown when there are none.
+	Written, Needed, More int
+}
+
+// patternEntries is how many entries, the newest, a pattern's page lists.
+const patternEntries = 50
+
+// stripDays is how many days a card's strip shows, ending today.
+const stripDays = 56
+
+// patternDays returns the local dates the pattern showed up on, and its captures.
+func (a *App) patternDays(r *http.Request, p *store.Pattern) (map[string]bool, *store.PatternDetail, error) {
+	d, err := a.opts.Store.PatternDetail(r.Context(), p)
+	if err != nil {
+		return nil, nil, err
+	}
+	loc := viewerOf(r).Loc
+	days := map[string]bool{}
+	for _, c := range d.Captures {
+		if c.Status != store.StatusFailed {
+			days[c.OccurredAt.In(loc).Format(time.DateOnly)] = true
+		}
+	}
+	return days, d, nil
+}
+
+func (a *App) view(r *http.Request, p *store.Pattern) (patternView, *store.PatternDetail, error) {
+	days, d, err := a.patternDays(r, p)
+	if err != nil {
+		return patternView{}, nil, err
+	}
+	pv := patternView{Pattern: *p, State: "open", Days: len(days)}
+	if p.ClosedAt != nil {
+		pv.State = "closed"
+	}
+	pv.Strip = dayStrip(days, a.opts.Store.Now().In(viewerOf(r).Loc), stripDays)
+	return pv, d, nil
+}
+
+// listPatterns shows the cards: open ones (urgent first, as the store
+// orders them), then closed ones in their own section. The strips come from
+// one timeline read of their weeks, not from each pattern's whole history.
+func (a *App) listPatterns(w http.ResponseWriter, r *http.Request) {
+	v := viewerOf(r)
+	ctx := r.Context()
+	list, _, err := a.opts.Store.ListPatterns(ctx, v.User.ID, store.Page{Page: 1, Limit: 200})
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	now := a.opts.Store.Now().In(v.Loc)
+	first := now.AddDate(0, 0, -stripDays+1)
+	tl, err := a.opts.Store.Timeline(ctx, v.User.ID, store.StartOfDay(first.Year(), first.Month(), first.Day(), v.Loc), now.Add(time.Minute))
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	seen := map[string]map[string]bool{} // pattern id -> local dates
+	for _, c := range tl {
+		for _, p := range c.Patterns {
+			if seen[p.ID] == nil {
+				seen[p.ID] = map[string]bool{}
+			}
+			seen[p.ID][c.OccurredAt.In(v.Loc).Format(time.DateOnly)] = true
+		}
+	}
+	var d patternsData
+	for i := range list {
+		p := &list[i]
+		with, _, err := a.opts.Store.PatternDays(ctx, v.User.ID, p.ID, v.Loc)
+		if err != nil {
+			a.fail(w, r, err)
+			return
+		}
+		pv := patternView{Pattern: *p, State: "open", Days: with, Strip: dayStrip(seen[p.ID], now, stripDays)}
+		if p.ClosedAt != nil {
+			pv.State = "closed"
+			d.Closed = append(d.Closed, pv)
+		} else {
+			d.Open = append(d.Open, pv)
+		}
+	}
+	if len(list) == 0 {
+		// The feature lock's progress: journal.FeatureLock replaces this at the merge.
+		written, err := a.opts.Store.WrittenDays(r.Context(), v.User.ID, v.Loc)
+		if err != nil {
+			a.fail(w, r, err)
+			return
+		}
+		d.Written, d.Needed, d.More = written, detect.MinDays, max(0, detect.MinDays-written)
+	}
+	a.render(w, r, http.StatusOK, "patterns", page{Title: "Patterns", Nav: "patterns", Data: d})
+}
+
+// correlationView is a correlation with the sample behind it.
+type correlationView struct {
+	store.Correlation
+	Together, TagDays int
+}
+
+// flowNode and flowLink are the loop drawing's parts.
+type patternData struct {
+	Pattern      patternView
+	Correlations []correlationView
+	Flows        template.HTML
+	HasFlows     bool
+	Entries      []entryView
+	Calendar     template.HTML
+}
+
+func (a *App) showPattern(w http.ResponseWriter, r *http.Request) {
+	v := viewerOf(r)
+	p, err := a.opts.Store.FindPattern(r.Context(), v.User.ID, r.PathValue("id"))
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	pv, detail, err := a.view(r, p)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	d := patternData{Pattern: pv, HasFlows: len(detail.Flows) > 0}
+	if d.HasFlows {
+		d.Flows = flowsSVG(detail.Flows)
+	}
+	for _, c := range detail.Correlations {
+		n, err := a.opts.Store.TagDays(r.Context(), v.User.ID, c.Tag.ID, v.Loc)
+		if err != nil {
+			a.fail(w, r, err)
+			return
+		}
+		d.Correlations = append(d.Correlations, correlationView{Correlation: c, Together: c.Amount, TagDays: max(n, c.Amount)})
+	}
+	days := map[string]bool{}
+	for i, c := range detail.Captures {
+		if i == patternEntries {
+			break
+		}
+		full, err := a.opts.Store.FindCapture(r.Context(), v.User.ID, c.ID)
+		if err != nil {
+			a.fail(w, r, err)
+			return
+		}
+		e := newEntryView(full, v.Loc)
+		days[e.Date] = true
+		d.Entries = append(d.Entries, e)
+	}
+	d.Calendar = dayStrip(days, a.opts.Store.Now().In(v.Loc), 7*26)
+	a.render(w, r, http.StatusOK, "pattern", page{Title: p.Name, Nav: "patterns", Data: d})
+}
+
+// back returns where a review form asks to go back to: the list or the
+// pattern's own page, never anywhere else.
+func back(r *http.Request, id string) string {
+	if r.PostFormValue("back") == "pattern" {
+		return "/patterns/" + id
+	}
+	return "/patterns"
+}
+
+func reviewStatus(r *http.Request) (string, error) {
+	switch s := r.PostFormValue("status"); s {
+	case store.PatternAccepted, store.PatternRejected:
+		if s == store.PatternRejected && r.PostFormValue("confirm") != "yes" {
+			return "", store.Invalid("confirm", "Rejecting needs the second button, which confirms it.")
+		}
+		return s, nil
+	default:
+		return "", store.Invalid("status", "The status must be %s or %s.", store.PatternAccepted, store.PatternRejected)
+	}
+}
+
+// reviewPattern accepts or rejects a pattern; a rejection needs its
+// confirming button.
+func (a *App) reviewPattern(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	status, err := reviewStatus(r)
+	if err == nil {
+		_, err = a.opts.Store.ReviewPattern(r.Context(), viewerOf(r).User.ID, id, status)
+	}
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, back(r, id), http.StatusSeeOther)
+}
+
+// reviewCorrelation accepts or rejects one correlation of a pattern.
+func (a *App) reviewCorrelation(w http.ResponseWriter, r *http.Request) {
+	id, cid := r.PathValue("id"), r.PathValue("cid")
+	v := viewerOf(r)
+	// The correlation must be one of this pattern's, and the pattern the user's.
+	p, err := a.opts.Store.FindPattern(r.Context(), v.User.ID, id)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	detail, err := a.opts.Store.PatternDetail(r.Context(), p)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	err = store.NotFound("Correlation")
+	for _, c := range detail.Correlations {
+		if c.ID == cid {
+			err = nil
+		}
+	}
+	var status string
+	if err == nil {
+		status, err = reviewStatus(r)
+	}
+	if err == nil {
+		_, err = a.opts.Store.ReviewCorrelation(r.Context(), v.User.ID, cid, status)
+	}
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/patterns/"+id, http.StatusSeeOther)
+}

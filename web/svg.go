@@ -1,0 +1,164 @@
+package web
+
+import (
+	"fmt"
+	"html/template"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/recur-journal/recur/store"
+)
+
+// Charts are SVG made here, on the server; their colours come from classes
+// the stylesheet sets per theme.
+
+// esc escapes text for SVG.
+func esc(s string) string { return template.HTMLEscapeString(s) }
+
+// dayStrip draws the n days ending today as squares, filled on the days in
+// on; up to 8 weeks make one row, longer spans a week per column.
+func dayStrip(on map[string]bool, today time.Time, n int) template.HTML {
+	const cell, gap = 10, 2
+	rows := 1
+	if n > 60 {
+		rows = 7
+	}
+	cols := (n + rows - 1) / rows
+	w, h := cols*(cell+gap), rows*(cell+gap)
+	var b strings.Builder
+	count := 0
+	for i := 0; i < n; i++ {
+		if on[today.AddDate(0, 0, i-n+1).Format(time.DateOnly)] {
+			count++
+		}
+	}
+	fmt.Fprintf(&b, `<svg class="strip" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-label="Seen on %d of the last %d days">`, w, h, w, h, count, n)
+	for i := 0; i < n; i++ {
+		day := today.AddDate(0, 0, i-n+1).Format(time.DateOnly)
+		class := "day"
+		if on[day] {
+			class = "day on"
+		}
+		fmt.Fprintf(&b, `<rect class="%s" x="%d" y="%d" width="%d" height="%d" rx="2"><title>%s</title></rect>`,
+			class, (i/rows)*(cell+gap), (i%rows)*(cell+gap), cell, cell, day)
+	}
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
+}
+
+// flowsSVG draws a pattern's loop: what set it off, how it felt and what
+// was done, in three columns, with each line as thick as the number of
+// situations that link its two ends.
+func flowsSVG(flows []store.Flow) template.HTML {
+	type link struct{ from, to string }
+	cols := [3][]string{}
+	index := [3]map[string]int{{}, {}, {}}
+	add := func(c int, name string) {
+		if _, ok := index[c][name]; !ok {
+			index[c][name] = len(cols[c])
+			cols[c] = append(cols[c], name)
+		}
+	}
+	links := [2]map[link]int{{}, {}}
+	for _, f := range flows {
+		add(0, f.Trigger)
+		add(1, f.Feeling)
+		add(2, f.Behaviour)
+		links[0][link{f.Trigger, f.Feeling}]++
+		links[1][link{f.Feeling, f.Behaviour}]++
+	}
+	const colW, nodeW, nodeH, gap, top = 220, 170, 34, 14, 30
+	rows := max(len(cols[0]), len(cols[1]), len(cols[2]))
+	width, height := 2*colW+nodeW, top+rows*(nodeH+gap)
+	y := func(c int, name string) int {
+		// Each column is centred on the tallest one.
+		off := (rows - len(cols[c])) * (nodeH + gap) / 2
+		return top + off + index[c][name]*(nodeH+gap) + nodeH/2
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg data-testid="flows" class="flows" viewBox="0 0 %d %d" role="img" aria-labelledby="flows-title"><title id="flows-title">What sets it off, how it feels and what you do, from %d situations</title>`,
+		width, height, len(flows))
+	for c, heading := range []string{"Sets it off", "Feels", "You do"} {
+		fmt.Fprintf(&b, `<text class="heading" x="%d" y="18">%s</text>`, c*colW, heading)
+	}
+	for c := range 2 {
+		keys := make([]link, 0, len(links[c]))
+		for k := range links[c] {
+			keys = append(keys, k)
+		}
+		slices.SortFunc(keys, func(a, b link) int { return strings.Compare(a.from+"\x00"+a.to, b.from+"\x00"+b.to) })
+		for _, k := range keys {
+			n := links[c][k]
+			x1, x2 := c*colW+nodeW, (c+1)*colW
+			y1, y2 := y(c, k.from), y(c+1, k.to)
+			mid := (x1 + x2) / 2
+			fmt.Fprintf(&b, `<path class="link" d="M%d %d C%d %d %d %d %d %d" stroke-width="%d"><title>%s → %s: %d %s</title></path>`,
+				x1, y1, mid, y1, mid, y2, x2, y2, min(2+2*(n-1), 14), esc(k.from), esc(k.to), n, plural(n, "situation", "situations"))
+		}
+	}
+	for c := range 3 {
+		for _, name := range cols[c] {
+			yy := y(c, name) - nodeH/2
+			label := name
+			if r := []rune(label); len(r) > 24 {
+				label = string(r[:23]) + "…"
+			}
+			fmt.Fprintf(&b, `<g class="node col%d"><rect x="%d" y="%d" width="%d" height="%d" rx="6"></rect><text x="%d" y="%d">%s<title>%s</title></text></g>`,
+				c, c*colW, yy, nodeW, nodeH, c*colW+10, yy+nodeH/2+5, esc(label), esc(name))
+		}
+	}
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// yearSVG draws one square a day of the year, a week per column, coloured by
+// how pleasant that day's feelings were: mood maps a date to the mean
+// valence of its feelings, in [-1, 1]; written marks days with entries.
+func yearSVG(year int, mood map[string]float64, written map[string]bool) template.HTML {
+	const cell, gap, left, top = 11, 2, 0, 0
+	first := time.Date(year, 1, 1, 12, 0, 0, 0, time.UTC)
+	lead := int(first.Weekday()+6) % 7 // Monday first
+	days := first.AddDate(1, 0, 0).Sub(first).Hours() / 24
+	weeks := (lead + int(days) + 6) / 7
+	w, h := left+weeks*(cell+gap), top+7*(cell+gap)
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg class="year" viewBox="0 0 %d %d" role="img" aria-label="Each day of %d, coloured by how pleasant its feelings were">`, w, h, year)
+	for d := first; d.Year() == year; d = d.AddDate(0, 0, 1) {
+		i := lead + d.YearDay() - 1
+		key := d.Format(time.DateOnly)
+		class, words := "none", "no entry"
+		if v, ok := mood[key]; ok {
+			class, words = moodClass(v)
+		} else if written[key] {
+			class, words = "plain", "entries, no feelings found"
+		}
+		fmt.Fprintf(&b, `<a href="/calendar?month=%s"><rect data-date="%s" class="mood %s" x="%d" y="%d" width="%d" height="%d" rx="2"><title>%s: %s</title></rect></a>`,
+			d.Format("2006-01"), key, class, left+(i/7)*(cell+gap), top+(i%7)*(cell+gap), cell, cell, key, words)
+	}
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
+}
+
+// moodClass names the colour band of a mean valence.
+func moodClass(v float64) (class, words string) {
+	switch {
+	case v >= 0.5:
+		return "m2", "mostly pleasant feelings"
+	case v > 0:
+		return "m1", "more pleasant than unpleasant feelings"
+	case v == 0:
+		return "m0", "pleasant and unpleasant feelings alike"
+	case v > -0.5:
+		return "m-1", "more unpleasant than pleasant feelings"
+	default:
+		return "m-2", "mostly unpleasant feelings"
+	}
+}

@@ -1,0 +1,271 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/recur-journal/recur/server"
+	"github.com/recur-journal/recur/store"
+)
+
+// Accounts is what the pages need of sign-in, which the API server owns:
+// who is signed in on a browser session, mailing a sign-in link, and
+// signing out. *server.Server provides it.
+type Accounts interface {
+	SessionUser(r *http.Request) string
+	MailSignInLink(ctx context.Context, email string) error
+	SignOut(ctx context.Context) error
+}
+
+var _ Accounts = (*server.Server)(nil)
+
+// Analyser is the analysis pipeline as the pages see it.
+type Analyser interface {
+	// Notify says a capture was queued.
+	Notify()
+	// Redetect re-counts the user's patterns after a capture was deleted.
+	Redetect(ctx context.Context, userID string) error
+}
+
+// DefaultPageSize is how many entries the journal shows on a page.
+const DefaultPageSize = 30
+
+// Options configures the app.
+type Options struct {
+	Store    *store.Store
+	Accounts Accounts
+	// Analyser is told of new, changed and deleted captures; nil tells no one.
+	Analyser Analyser
+	// Health is the same reporter the API's health check uses; the pages
+	// show a banner when Ollama cannot be used. Nil shows none.
+	Health server.HealthReporter
+	Logger *slog.Logger
+	// PageSize is how many entries a journal page lists; 0 means DefaultPageSize.
+	PageSize int
+}
+
+// App serves the pages. It is an http.Handler, meant to be mounted by the
+// API server (server.Server.Mount) so it runs inside its session and
+// security middleware.
+type App struct {
+	opts   Options
+	mux    *http.ServeMux
+	pages  map[string]*template.Template
+	banner bannerCache
+}
+
+// New builds the app and parses its templates; a broken template panics,
+// since it is part of the binary.
+func New(opts Options) *App {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.PageSize <= 0 {
+		opts.PageSize = DefaultPageSize
+	}
+	a := &App{opts: opts, mux: http.NewServeMux(), pages: map[string]*template.Template{}}
+	names, err := fs.Glob(FS, "templates/*.html")
+	if err != nil {
+		panic(err)
+	}
+	for _, name := range names {
+		page := strings.TrimSuffix(strings.TrimPrefix(name, "templates/"), ".html")
+		if page == "layout" {
+			continue
+		}
+		a.pages[page] = template.Must(template.New("layout.html").Funcs(funcs).ParseFS(FS, "templates/layout.html", name))
+	}
+	a.routes()
+	return a
+}
+
+func (a *App) routes() {
+	static := http.FileServerFS(FS)
+	a.mux.HandleFunc("GET /static/", func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/") {
+			// No listings of the folder: only the files the pages name.
+			a.notFound(w, r)
+			return
+		}
+		w.Header().Set("Cache-Control", "no-cache")
+		static.ServeHTTP(w, r)
+	})
+	a.mux.HandleFunc("GET /{$}", a.home)
+	a.mux.HandleFunc("POST /sign-in", a.signIn)
+	a.mux.HandleFunc("POST /sign-out", a.signOut)
+	a.mux.HandleFunc("POST /entries", a.signedIn(a.createEntry))
+	a.mux.HandleFunc("GET /entries/{id}", a.signedIn(a.showEntry))
+	a.mux.HandleFunc("POST /entries/{id}", a.signedIn(a.editEntry))
+	a.mux.HandleFunc("POST /entries/{id}/delete", a.signedIn(a.deleteEntry))
+	a.mux.HandleFunc("POST /entries/{id}/retry", a.signedIn(a.retryEntry))
+	a.mux.HandleFunc("GET /patterns", a.signedIn(a.listPatterns))
+	a.mux.HandleFunc("GET /patterns/{id}", a.signedIn(a.showPattern))
+	a.mux.HandleFunc("POST /patterns/{id}", a.signedIn(a.reviewPattern))
+	a.mux.HandleFunc("POST /patterns/{id}/correlations/{cid}", a.signedIn(a.reviewCorrelation))
+	a.mux.HandleFunc("GET /calendar", a.signedIn(a.calendar))
+	a.mux.HandleFunc("GET /settings", a.signedIn(a.settings))
+	a.mux.HandleFunc("POST /settings", a.signedIn(a.saveSettings))
+	a.mux.HandleFunc("/", a.notFound)
+}
+
+// ServeHTTP serves the pages.
+func (a *App) ServeHTTP(w http.ResponseWriter, r *http.Request) { a.mux.ServeHTTP(w, r) }
+
+// viewer is the signed-in person a page is rendered for.
+type viewer struct {
+	User *store.User
+	Loc  *time.Location
+}
+
+type viewerKey struct{}
+
+func viewerOf(r *http.Request) *viewer { v, _ := r.Context().Value(viewerKey{}).(*viewer); return v }
+
+// signedIn runs h for a signed-in person and sends anyone else to the
+// sign-in page at /.
+func (a *App) signedIn(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		v, err := a.viewer(r)
+		if err != nil {
+			a.fail(w, r, err)
+			return
+		}
+		if v == nil {
+			http.Redirect(w, r, "/", http.StatusSeeOther)
+			return
+		}
+		h(w, r.WithContext(context.WithValue(r.Context(), viewerKey{}, v)))
+	}
+}
+
+// viewer returns who is signed in on r's session, or nil.
+func (a *App) viewer(r *http.Request) (*viewer, error) {
+	id := a.opts.Accounts.SessionUser(r)
+	if id == "" {
+		return nil, nil
+	}
+	u, err := a.opts.Store.FindUserByID(r.Context(), id)
+	if store.ErrorCode(err) == store.ENOTFOUND {
+		return nil, nil // the account is gone: signed out
+	} else if err != nil {
+		return nil, err
+	}
+	loc, err := a.opts.Store.Location(r.Context(), u.ID)
+	if err != nil {
+		return nil, err
+	}
+	return &viewer{User: u, Loc: loc}, nil
+}
+
+// page is what the layout needs besides the page's own data.
+type page struct {
+	Title  string
+	Nav    string // which nav link is the current page
+	Viewer *viewer
+	Banner *banner
+	Data   any
+}
+
+// render writes the page template name with status.
+func (a *App) render(w http.ResponseWriter, r *http.Request, status int, name string, p page) {
+	if p.Viewer == nil {
+		p.Viewer = viewerOf(r)
+	}
+	if p.Viewer != nil && p.Banner == nil {
+		p.Banner = a.banner.get(r.Context(), a.opts.Health)
+	}
+	var b strings.Builder
+	if err := a.pages[name].Execute(&b, p); err != nil {
+		a.opts.Logger.ErrorContext(r.Context(), "render page", "page", name, "error", err)
+		http.Error(w, "Server error.", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write([]byte(b.String()))
+}
+
+// notFound answers 404 with a page, for a path nobody serves and for a
+// record that does not exist or is another person's.
+func (a *App) notFound(w http.ResponseWriter, r *http.Request) {
+	v, _ := a.viewer(r)
+	a.render(w, r, http.StatusNotFound, "notfound", page{Title: "Not found", Viewer: v})
+}
+
+// fail answers an error from domain code: not found is the 404 page, bad
+// input the 422 page with its sentence, anything else a logged 500.
+func (a *App) fail(w http.ResponseWriter, r *http.Request, err error) {
+	switch store.ErrorCode(err) {
+	case store.ENOTFOUND:
+		a.notFound(w, r)
+	case store.EINVALID:
+		var e *store.Error
+		errors.As(err, &e)
+		a.render(w, r, http.StatusUnprocessableEntity, "invalid", page{Title: "Please check", Data: e})
+	default:
+		if errors.Is(r.Context().Err(), context.Canceled) {
+			return
+		}
+		a.opts.Logger.ErrorContext(r.Context(), "page", "path", r.URL.Path, "error", err)
+		a.render(w, r, http.StatusInternalServerError, "error", page{Title: "Something went wrong"})
+	}
+}
+
+// banner is the Ollama problem shown on every page: what is wrong and the
+// command that mends it.
+type banner struct {
+	Problem string
+	Command string
+}
+
+// bannerCache asks the health reporter at most every bannerTTL, so pages
+// do not each wait on Ollama.
+type bannerCache struct {
+	mu     sync.Mutex
+	at     time.Time
+	banner *banner
+}
+
+const bannerTTL = 3 * time.Second
+
+func (c *bannerCache) get(ctx context.Context, h server.HealthReporter) *banner {
+	if h == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if time.Since(c.at) < bannerTTL {
+		return c.banner
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	o := h.OllamaHealth(ctx)
+	c.at, c.banner = time.Now(), nil
+	if o.Reachable && o.ModelPresent && !o.Failing {
+		return nil
+	}
+	b := &banner{Problem: o.Error}
+	switch {
+	case !o.Reachable:
+		b.Command = "ollama serve"
+	case !o.ModelPresent:
+		b.Command = "ollama pull " + o.Model
+	default:
+		b.Command = "ollama ps"
+	}
+	if b.Problem == "" {
+		b.Problem = "Ollama cannot be used right now."
+	}
+	// The command is shown on its own; the sentence keeps the rest.
+	b.Problem = strings.ReplaceAll(b.Problem, "`", "")
+	c.banner = b
+	return b
+}
