@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -19,10 +17,9 @@ const usage = `Recur: a private journal that notices what keeps coming back.
 Usage:
   recur serve [--config FILE]             start the server (migrates the database first)
   recur migrate up|down|status            apply, roll back one, or list database migrations
-  recur user add EMAIL [--name NAME] [--password-stdin]
-                                          create a user; prints the new user's id
-  recur token create EMAIL [--name NAME] [--scopes a,b] [--expires 720h]
-                                          create a bearer token; prints the token and nothing else
+  recur user add|list|delete|set-password manage accounts (recur user --help)
+  recur token create|list|revoke          manage bearer tokens (recur token --help)
+  recur feedback list                     read the feedback users sent
   recur import PATH --user EMAIL [--no-wait]
                                           import a Day One, jrnl, Markdown or Recur export and
                                           analyse it, showing progress
@@ -35,6 +32,7 @@ Usage:
 
 Every command takes --config FILE (default ./recur.toml when present).
 Every key can also be set with RECUR_<SECTION>_<KEY>, such as RECUR_SERVER_ADDR.
+Only serve and migrate make a new database; the others need an existing one.
 Run "recur COMMAND --help" for a command's options.
 `
 
@@ -50,20 +48,14 @@ func (m *Main) ParseFlags(args []string) error {
 	name, rest := args[0], args[1:]
 	switch name {
 	case "serve":
+		m.mayCreateDB = true
 		return m.parse("serve", "Start the server. It migrates the database first and stops on SIGINT or SIGTERM.", rest, 0, 0, nil,
 			func([]string) { m.command = m.serve })
 	case "migrate":
+		m.mayCreateDB = true
 		return m.parseMigrate(rest)
-	case "user":
-		if len(rest) == 0 || rest[0] != "add" {
-			return errors.New(`usage: recur user add EMAIL [--name NAME] [--password-stdin]`)
-		}
-		return m.parseUserAdd(rest[1:])
-	case "token":
-		if len(rest) == 0 || rest[0] != "create" {
-			return errors.New(`usage: recur token create EMAIL [--name NAME] [--scopes a,b] [--expires 720h]`)
-		}
-		return m.parseTokenCreate(rest[1:])
+	case "user", "token", "feedback":
+		return m.parseGroup(name, rest)
 	case "import":
 		return m.parseImport(rest)
 	case "export":
@@ -194,12 +186,9 @@ func (m *Main) parseUserAdd(args []string) error {
 			m.command = func(ctx context.Context) error {
 				u := store.User{Email: pos[0], Name: name}
 				if passwordStdin {
-					line, err := bufio.NewReader(m.Stdin).ReadString('\n')
-					if err != nil && !errors.Is(err, io.EOF) {
-						return fmt.Errorf("read password: %w", err)
-					}
-					if u.PasswordHash, err = store.HashPassword(strings.TrimRight(line, "\r\n")); err != nil {
-						return errors.New(store.ErrorMessage(err))
+					var err error
+					if u.PasswordHash, err = readPassword(m.Stdin); err != nil {
+						return err
 					}
 				}
 				if err := m.openStore(ctx, true); err != nil {
@@ -232,11 +221,8 @@ func (m *Main) parseTokenCreate(args []string) error {
 				if err := m.openStore(ctx, true); err != nil {
 					return err
 				}
-				u, err := m.store.FindUserByEmail(ctx, pos[0])
+				u, err := m.userByEmail(ctx, pos[0])
 				if err != nil {
-					if store.ErrorCode(err) == store.ENOTFOUND {
-						return fmt.Errorf("no user has the address %s; create one with: recur user add %s", pos[0], pos[0])
-					}
 					return err
 				}
 				lifetime := m.Config.Auth.TokenLifetime.Duration
