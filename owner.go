@@ -160,12 +160,24 @@ func (m *Main) userDelete(ctx context.Context, email string, yes bool) error {
 	if err != nil {
 		return cliError(err)
 	}
-	_, err = fmt.Fprintf(m.Stdout, "Deleted %s and %s.\n", u.Email, strings.Join([]string{
-		count(r.Captures, "entry", "entries"), count(r.Patterns, "pattern", "patterns"),
-		count(r.Tokens, "token", "tokens"), count(r.Apps, "app", "apps"),
-		count(r.Sessions, "browser session", "browser sessions"), count(r.Settings, "setting", "settings"),
-		count(r.Feedback, "feedback note", "feedback notes"), count(r.Batches, "import", "imports"),
-	}, ", "))
+	var removed []string
+	for _, c := range []struct {
+		n         int
+		one, many string
+	}{
+		{r.Captures, "entry", "entries"}, {r.Patterns, "pattern", "patterns"}, {r.Tokens, "token", "tokens"},
+		{r.Apps, "app", "apps"}, {r.Sessions, "browser session", "browser sessions"}, {r.Settings, "setting", "settings"},
+		{r.Feedback, "feedback note", "feedback notes"}, {r.Batches, "import", "imports"},
+	} {
+		if c.n > 0 {
+			removed = append(removed, count(c.n, c.one, c.many))
+		}
+	}
+	if len(removed) == 0 {
+		_, err = fmt.Fprintf(m.Stdout, "Deleted %s, who had nothing else stored.\n", u.Email)
+		return err
+	}
+	_, err = fmt.Fprintf(m.Stdout, "Deleted %s and their %s.\n", u.Email, strings.Join(removed, ", "))
 	return err
 }
 

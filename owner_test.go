@@ -155,13 +155,10 @@ func TestUserDelete(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Deleted gone@example.com", "entries", "1 token", "1 app,", "1 browser session,", "1 setting", "1 feedback note", "1 import"} {
+	for _, want := range []string{"Deleted gone@example.com and their ", "28 entries", " patterns", "1 token", "1 app,", "1 browser session,", "1 setting", "1 feedback note", "1 import."} {
 		if !strings.Contains(out, want) {
 			t.Errorf("delete said %q, want %q in it", out, want)
 		}
-	}
-	if strings.Contains(out, " 0 entries") || strings.Contains(out, " 0 patterns") {
-		t.Errorf("delete said %q; the account had analysed entries and patterns", out)
 	}
 	for name, c := range map[string]apiClient{"token": goneToken, "session": goneSession} {
 		if status, _ := c.do("GET", "/users/me", ""); status != 401 {
@@ -218,6 +215,12 @@ func TestUserListAndSetPassword(t *testing.T) {
 		js, _, err := run(t, dir, "", "user", "list", "--json")
 		if err != nil || !strings.Contains(js, `"email": "ana@example.com"`) || !strings.Contains(js, `"entries": 1`) {
 			t.Errorf("user list --json printed %s, %v", js, err)
+		}
+	})
+	t.Run("DeleteEmptyAccount", func(t *testing.T) {
+		out, _, err := run(t, dir, "", "user", "delete", "ben@example.com", "--yes")
+		if err != nil || out != "Deleted ben@example.com, who had nothing else stored.\n" {
+			t.Errorf("delete said %q, %v", out, err)
 		}
 	})
 	t.Run("SetPassword", func(t *testing.T) {
