@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -75,6 +76,71 @@ func (m *Main) ParseFlags(args []string) error {
 		})
 	}
 	return fmt.Errorf("unknown command %q; run recur --help to see the commands", name)
+}
+
+// commandGroup is a command made of subcommands, such as recur user.
+type commandGroup struct {
+	name, about string
+	subs        []subcommand
+}
+
+// subcommand is one command of a group: its synopsis after the group's
+// name, a line saying what it does, and how its arguments are parsed.
+type subcommand struct {
+	synopsis, summary string
+	parse             func(args []string) error
+}
+
+func (c subcommand) name() string { return strings.Fields(c.synopsis)[0] }
+
+// groups lists the commands made of subcommands.
+func (m *Main) groups() map[string]commandGroup {
+	return map[string]commandGroup{
+		"user": {"user", "Manage the accounts of this server.", []subcommand{
+			{"add EMAIL [--name NAME] [--password-stdin]", "create a user; prints the new user's id", m.parseUserAdd},
+			{"list [--json]", "list every user with their entries and whether two-factor is on", m.parseUserList},
+			{"delete EMAIL [--yes]", "delete a user and everything of theirs, after asking", m.parseUserDelete},
+			{"set-password EMAIL", "set a user's password from standard input and sign them out of every browser", m.parseSetPassword},
+		}},
+		"token": {"token", "Manage bearer tokens, the keys scripts and apps call the API with.", []subcommand{
+			{"create EMAIL [--name NAME] [--scopes a,b] [--expires 720h]", "create a bearer token; prints the token and nothing else", m.parseTokenCreate},
+			{"list EMAIL [--json]", "list a user's tokens that are not revoked (never their secrets)", m.parseTokenList},
+			{"revoke ID", "revoke a token at once, whoever holds it", m.parseTokenRevoke},
+		}},
+		"feedback": {"feedback", "Read what users sent with the app's feedback form.", []subcommand{
+			{"list [--json]", "list every feedback note, newest first, with the sender's address", m.parseFeedbackList},
+		}},
+	}
+}
+
+// parseGroup picks the group's subcommand named by args[0]. Help for the
+// group lists its subcommands.
+func (m *Main) parseGroup(name string, args []string) error {
+	g := m.groups()[name]
+	if len(args) == 0 {
+		m.groupUsage(m.Stderr, g)
+		return fmt.Errorf("recur %s: say which command; run recur %s --help", g.name, g.name)
+	}
+	if a := args[0]; a == "-h" || a == "-help" || a == "--help" || a == "help" {
+		m.groupUsage(m.Stdout, g)
+		return flag.ErrHelp
+	}
+	for _, c := range g.subs {
+		if c.name() == args[0] {
+			return c.parse(args[1:])
+		}
+	}
+	return fmt.Errorf("unknown command %q; run recur %s --help to see the commands", g.name+" "+args[0], g.name)
+}
+
+func (m *Main) groupUsage(w io.Writer, g commandGroup) {
+	fmt.Fprintf(w, "Usage: recur %s COMMAND [flags]\n\n%s\n\nCommands:\n", g.name, g.about)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, c := range g.subs {
+		fmt.Fprintf(tw, "  recur %s %s\t%s\n", g.name, c.synopsis, c.summary)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\nEvery command takes --config FILE. Run \"recur %s COMMAND --help\" for a command's options.\n", g.name)
 }
 
 // parse parses a command's flags, which may come before or after its
