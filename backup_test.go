@@ -165,7 +165,7 @@ func writeTestArchive(t *testing.T, path string, members []member) {
 // TestRestoreRefuses feeds restore archives it must turn down, and checks
 // that each leaves the data folder as it was.
 func TestRestoreRefuses(t *testing.T) {
-	src := t.TempDir()
+	src := migratedDir(t, t.TempDir())
 	if _, _, err := run(t, src, "", "user", "add", "me@example.com"); err != nil {
 		t.Fatal(err)
 	}

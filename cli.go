@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -19,10 +18,9 @@ const usage = `Recur: a private journal that notices what keeps coming back.
 Usage:
   recur serve [--config FILE]             start the server (migrates the database first)
   recur migrate up|down|status            apply, roll back one, or list database migrations
-  recur user add EMAIL [--name NAME] [--password-stdin]
-                                          create a user; prints the new user's id
-  recur token create EMAIL [--name NAME] [--scopes a,b] [--expires 720h]
-                                          create a bearer token; prints the token and nothing else
+  recur user add|list|delete|set-password manage accounts (recur user --help)
+  recur token create|list|revoke          manage bearer tokens (recur token --help)
+  recur feedback list                     read the feedback users sent
   recur import PATH --user EMAIL [--no-wait]
                                           import a Day One, jrnl, Markdown or Recur export and
                                           analyse it, showing progress
@@ -35,6 +33,7 @@ Usage:
 
 Every command takes --config FILE (default ./recur.toml when present).
 Every key can also be set with RECUR_<SECTION>_<KEY>, such as RECUR_SERVER_ADDR.
+Only serve and migrate make a new database; the others need an existing one.
 Run "recur COMMAND --help" for a command's options.
 `
 
@@ -50,20 +49,14 @@ func (m *Main) ParseFlags(args []string) error {
 	name, rest := args[0], args[1:]
 	switch name {
 	case "serve":
+		m.mayCreateDB = true
 		return m.parse("serve", "Start the server. It migrates the database first and stops on SIGINT or SIGTERM.", rest, 0, 0, nil,
 			func([]string) { m.command = m.serve })
 	case "migrate":
+		m.mayCreateDB = true
 		return m.parseMigrate(rest)
-	case "user":
-		if len(rest) == 0 || rest[0] != "add" {
-			return errors.New(`usage: recur user add EMAIL [--name NAME] [--password-stdin]`)
-		}
-		return m.parseUserAdd(rest[1:])
-	case "token":
-		if len(rest) == 0 || rest[0] != "create" {
-			return errors.New(`usage: recur token create EMAIL [--name NAME] [--scopes a,b] [--expires 720h]`)
-		}
-		return m.parseTokenCreate(rest[1:])
+	case "user", "token", "feedback":
+		return m.parseGroup(name, rest)
 	case "import":
 		return m.parseImport(rest)
 	case "export":
@@ -83,6 +76,71 @@ func (m *Main) ParseFlags(args []string) error {
 		})
 	}
 	return fmt.Errorf("unknown command %q; run recur --help to see the commands", name)
+}
+
+// commandGroup is a command made of subcommands, such as recur user.
+type commandGroup struct {
+	name, about string
+	subs        []subcommand
+}
+
+// subcommand is one command of a group: its synopsis after the group's
+// name, a line saying what it does, and how its arguments are parsed.
+type subcommand struct {
+	synopsis, summary string
+	parse             func(args []string) error
+}
+
+func (c subcommand) name() string { return strings.Fields(c.synopsis)[0] }
+
+// groups lists the commands made of subcommands.
+func (m *Main) groups() map[string]commandGroup {
+	return map[string]commandGroup{
+		"user": {"user", "Manage the accounts of this server.", []subcommand{
+			{"add EMAIL [--name NAME] [--password-stdin]", "create a user; prints the new user's id", m.parseUserAdd},
+			{"list [--json]", "list every user with their entries and whether two-factor is on", m.parseUserList},
+			{"delete EMAIL [--yes]", "delete a user and everything of theirs, after asking", m.parseUserDelete},
+			{"set-password EMAIL", "set a user's password from standard input and sign them out of every browser", m.parseSetPassword},
+		}},
+		"token": {"token", "Manage bearer tokens, the keys scripts and apps call the API with.", []subcommand{
+			{"create EMAIL [--name NAME] [--scopes a,b] [--expires 720h]", "create a bearer token; prints the token and nothing else", m.parseTokenCreate},
+			{"list EMAIL [--json]", "list a user's tokens that are not revoked (never their secrets)", m.parseTokenList},
+			{"revoke ID", "revoke a token at once, whoever holds it", m.parseTokenRevoke},
+		}},
+		"feedback": {"feedback", "Read what users sent with the app's feedback form.", []subcommand{
+			{"list [--json]", "list every feedback note, newest first, with the sender's address", m.parseFeedbackList},
+		}},
+	}
+}
+
+// parseGroup picks the group's subcommand named by args[0]. Help for the
+// group lists its subcommands.
+func (m *Main) parseGroup(name string, args []string) error {
+	g := m.groups()[name]
+	if len(args) == 0 {
+		m.groupUsage(m.Stderr, g)
+		return fmt.Errorf("recur %s: say which command; run recur %s --help", g.name, g.name)
+	}
+	if a := args[0]; a == "-h" || a == "-help" || a == "--help" || a == "help" {
+		m.groupUsage(m.Stdout, g)
+		return flag.ErrHelp
+	}
+	for _, c := range g.subs {
+		if c.name() == args[0] {
+			return c.parse(args[1:])
+		}
+	}
+	return fmt.Errorf("unknown command %q; run recur %s --help to see the commands", g.name+" "+args[0], g.name)
+}
+
+func (m *Main) groupUsage(w io.Writer, g commandGroup) {
+	fmt.Fprintf(w, "Usage: recur %s COMMAND [flags]\n\n%s\n\nCommands:\n", g.name, g.about)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, c := range g.subs {
+		fmt.Fprintf(tw, "  recur %s %s\t%s\n", g.name, c.synopsis, c.summary)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\nEvery command takes --config FILE. Run \"recur %s COMMAND --help\" for a command's options.\n", g.name)
 }
 
 // parse parses a command's flags, which may come before or after its
@@ -194,12 +252,9 @@ func (m *Main) parseUserAdd(args []string) error {
 			m.command = func(ctx context.Context) error {
 				u := store.User{Email: pos[0], Name: name}
 				if passwordStdin {
-					line, err := bufio.NewReader(m.Stdin).ReadString('\n')
-					if err != nil && !errors.Is(err, io.EOF) {
-						return fmt.Errorf("read password: %w", err)
-					}
-					if u.PasswordHash, err = store.HashPassword(strings.TrimRight(line, "\r\n")); err != nil {
-						return errors.New(store.ErrorMessage(err))
+					var err error
+					if u.PasswordHash, err = readPassword(m.Stdin); err != nil {
+						return err
 					}
 				}
 				if err := m.openStore(ctx, true); err != nil {
@@ -232,11 +287,8 @@ func (m *Main) parseTokenCreate(args []string) error {
 				if err := m.openStore(ctx, true); err != nil {
 					return err
 				}
-				u, err := m.store.FindUserByEmail(ctx, pos[0])
+				u, err := m.userByEmail(ctx, pos[0])
 				if err != nil {
-					if store.ErrorCode(err) == store.ENOTFOUND {
-						return fmt.Errorf("no user has the address %s; create one with: recur user add %s", pos[0], pos[0])
-					}
 					return err
 				}
 				lifetime := m.Config.Auth.TokenLifetime.Duration

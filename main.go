@@ -84,6 +84,10 @@ type Main struct {
 	ln         net.Listener
 	serveCh    chan error
 	jobsCancel context.CancelFunc
+
+	// mayCreateDB is set for serve and migrate, the commands that may make
+	// a new database; the others refuse to run without one.
+	mayCreateDB bool
 }
 
 // NewMain returns a Main wired to the process's standard streams and environment.
@@ -133,6 +137,9 @@ func (m *Main) loadConfig() error {
 // is set, brings its schema up to date.
 func (m *Main) openStore(ctx context.Context, migrate bool) error {
 	if err := m.loadConfig(); err != nil {
+		return err
+	}
+	if err := m.checkDBExists(); err != nil {
 		return err
 	}
 	if err := m.Config.prepareDataDir(); err != nil {

@@ -376,7 +376,7 @@ func TestDoctor(t *testing.T) {
 		m := NewMain()
 		var out bytes.Buffer
 		m.Stdout, m.Stderr = &out, io.Discard
-		m.Env = append([]string{"RECUR_STORAGE_DATA_DIR=" + t.TempDir(), "RECUR_OLLAMA_URL=" + fake.URL()}, env...)
+		m.Env = append([]string{"RECUR_STORAGE_DATA_DIR=" + migratedDir(t, t.TempDir()), "RECUR_OLLAMA_URL=" + fake.URL()}, env...)
 		if err := m.ParseFlags([]string{"doctor"}); err != nil {
 			t.Fatal(err)
 		}

@@ -105,7 +105,7 @@ func TestDataFolderModes(t *testing.T) {
 		}
 	})
 	t.Run("TightensFiles", func(t *testing.T) {
-		dir := filepath.Join(t.TempDir(), "data")
+		dir := migratedDir(t, filepath.Join(t.TempDir(), "data"))
 		if _, _, err := run(t, dir, "", "user", "add", "me@example.com"); err != nil {
 			t.Fatal(err)
 		}

@@ -25,7 +25,7 @@ func TestMoveInAndOut(t *testing.T) {
 	fake := fakeollama.New(t)
 	fake.OnChat(func(req *api.ChatRequest) fakeollama.Reply { return fakeollama.Reply{Content: lex.Answer(req)} })
 	instance := func() []string {
-		return []string{"RECUR_STORAGE_DATA_DIR=" + t.TempDir(), "RECUR_OLLAMA_URL=" + fake.URL(), "RECUR_LOG_LEVEL=error"}
+		return []string{"RECUR_STORAGE_DATA_DIR=" + migratedDir(t, t.TempDir()), "RECUR_OLLAMA_URL=" + fake.URL(), "RECUR_LOG_LEVEL=error"}
 	}
 	first := instance()
 	if _, _, err := runEnv(t, first, "", "user", "add", "me@example.com"); err != nil {
@@ -99,7 +99,7 @@ func TestMoveInAndOut(t *testing.T) {
 }
 
 func TestImportMistakes(t *testing.T) {
-	dir := t.TempDir()
+	dir := migratedDir(t, t.TempDir())
 	if _, _, err := run(t, dir, "", "user", "add", "me@example.com"); err != nil {
 		t.Fatal(err)
 	}

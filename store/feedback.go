@@ -61,3 +61,29 @@ func (s *Store) ListFeedback(ctx context.Context, userID string) ([]Feedback, er
 	}
 	return out, rows.Err()
 }
+
+// FeedbackFrom is a feedback note with its sender's address.
+type FeedbackFrom struct {
+	Feedback
+	Email string
+}
+
+// ListAllFeedback returns every user's feedback, newest first, for the
+// server's owner to read.
+func (s *Store) ListAllFeedback(ctx context.Context) ([]FeedbackFrom, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT f.id, f.user_id, f.body, f.created_at, u.email
+		FROM feedback f JOIN users u ON u.id = f.user_id ORDER BY f.created_at DESC, f.id DESC`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []FeedbackFrom
+	for rows.Next() {
+		var f FeedbackFrom
+		if err := rows.Scan(&f.ID, &f.UserID, &f.Body, dbTime{&f.CreatedAt}, &f.Email); err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}

@@ -153,3 +153,63 @@ func (s *Store) RevokeToken(ctx context.Context, userID, id string) error {
 		return nil
 	})
 }
+
+// tokenColumns are a token's columns without its secret, and whether it is
+// an app's; scanToken reads them.
+const tokenColumns = `id, user_id, name, scopes, expires_at, last_used_at, created_at,
+	EXISTS (SELECT 1 FROM apps WHERE apps.token_id = personal_access_tokens.id)`
+
+func scanToken(row interface{ Scan(...any) error }) (*Token, error) {
+	var t Token
+	var scopes string
+	err := row.Scan(&t.ID, &t.UserID, &t.Name, &scopes, dbNullTime{&t.ExpiresAt}, dbNullTime{&t.LastUsedAt}, dbTime{&t.CreatedAt}, &t.App)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, NotFound("Token")
+	} else if err != nil {
+		return nil, err
+	}
+	t.Scopes = strings.Fields(scopes)
+	return &t, nil
+}
+
+// ListTokens returns the user's tokens that are not revoked, expired ones
+// included, newest first, with App set for an app's token. Secrets are never
+// stored, so none is returned.
+func (s *Store) ListTokens(ctx context.Context, userID string) ([]Token, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT `+tokenColumns+` FROM personal_access_tokens
+		WHERE user_id = ? AND revoked_at IS NULL ORDER BY created_at DESC, id DESC`, userID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Token
+	for rows.Next() {
+		t, err := scanToken(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *t)
+	}
+	return out, rows.Err()
+}
+
+// RevokeTokenByID revokes the token id, whoever holds it, and returns it.
+// It returns ENOTFOUND when no live token has that id.
+func (s *Store) RevokeTokenByID(ctx context.Context, id string) (*Token, error) {
+	var t *Token
+	err := s.update(ctx, func(tx *sql.Tx) error {
+		var err error
+		if t, err = scanToken(tx.QueryRowContext(ctx, `SELECT `+tokenColumns+` FROM personal_access_tokens
+			WHERE id = ? AND revoked_at IS NULL`, id)); err != nil {
+			return err
+		}
+		now := s.Now()
+		t.RevokedAt = &now
+		_, err = tx.ExecContext(ctx, `UPDATE personal_access_tokens SET revoked_at = ? WHERE id = ?`, FormatTime(now), id)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
