@@ -105,7 +105,7 @@ func (m *Main) userDelete(ctx context.Context, email string, yes bool) error {
 		{r.Feedback, "feedback note", "feedback notes"}, {r.Batches, "import", "imports"},
 	} {
 		if c.n > 0 {
-			removed = append(removed, count(c.n, c.one, c.many))
+			removed = append(removed, counted(c.n, c.one, c.many))
 		}
 	}
 	if len(removed) == 0 {
@@ -149,7 +149,7 @@ func (m *Main) setPassword(ctx context.Context, email string) error {
 		return err
 	}
 	_, err = fmt.Fprintf(m.Stdout, "Set the password of %s and signed them out of %s. Their tokens and apps keep working.\n",
-		u.Email, count(n, "browser session", "browser sessions"))
+		u.Email, counted(n, "browser session", "browser sessions"))
 	return err
 }
 
@@ -353,7 +353,7 @@ func onOff(on bool) string {
 }
 
 // count says n things, in the singular or the plural.
-func count(n int, one, many string) string { return fmt.Sprintf("%d %s", n, plural(n, one, many)) }
+func counted(n int, one, many string) string { return fmt.Sprintf("%d %s", n, plural(n, one, many)) }
 
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
