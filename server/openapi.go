@@ -45,7 +45,7 @@ var errorDescriptions = map[int]string{
 func (s *Server) completeDocument() {
 	doc := s.api.OpenAPI()
 	doc.Tags = tags
-	doc.Info.License = &huma.License{Name: "AGPL-3.0-or-later", Identifier: "AGPL-3.0-or-later"}
+	doc.Info.License = &huma.License{Name: "Apache-2.0", Identifier: "Apache-2.0"}
 	doc.Info.Contact = &huma.Contact{Name: "Recur's maintainers, through the project's issue tracker"}
 	for _, item := range doc.Paths {
 		for _, o := range []*huma.Operation{item.Get, item.Put, item.Post, item.Patch, item.Delete} {

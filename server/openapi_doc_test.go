@@ -90,8 +90,8 @@ func TestOpenAPIDocument(t *testing.T) {
 		}
 	})
 	t.Run("Info", func(t *testing.T) {
-		if l := spec.Info.License; l == nil || l.Name != "AGPL-3.0-or-later" {
-			t.Errorf("license = %+v, want AGPL-3.0-or-later", l)
+		if l := spec.Info.License; l == nil || l.Name != "Apache-2.0" {
+			t.Errorf("license = %+v, want Apache-2.0", l)
 		}
 		if c := spec.Info.Contact; c == nil || c.Name == "" {
 			t.Errorf("contact = %+v, want one", c)
