@@ -32,6 +32,7 @@ type entryData struct {
 	Language   string
 	Original   string
 	Translated bool // the text was translated: the original is shown beside it
+	Earlier    bool // the tags were found before the text was changed
 	Pieces     []piece
 	Groups     []chipGroup
 	Patterns   []store.PatternRef
@@ -129,12 +130,17 @@ func (a *App) entry(w http.ResponseWriter, r *http.Request, status int, form *fo
 			d.Patterns = t.Patterns
 		}
 	}
-	if c.Translated != "" {
+	switch {
+	case c.Status == store.StatusProcessed:
 		d.Translated = c.Translated != c.Original
 		d.Pieces = marked(c.Translated, c.Segments)
 		d.Groups = chips(c.Segments, feelings)
-	} else {
+	default:
+		// A changed entry keeps its last analysis until it is read again:
+		// its tags are shown as such, its old text is not.
 		d.Pieces = []piece{{Text: c.Original}}
+		d.Groups = chips(c.Segments, feelings)
+		d.Earlier = len(d.Groups) > 0
 	}
 	if form != nil {
 		d.Entry.Text = form.Text
