@@ -33,6 +33,7 @@ type entryData struct {
 	Original   string
 	Translated bool // the text was translated: the original is shown beside it
 	Earlier    bool // the tags were found before the text was changed
+	Heading    string
 	Pieces     []piece
 	Groups     []chipGroup
 	Patterns   []store.PatternRef
@@ -124,7 +125,8 @@ func (a *App) entry(w http.ResponseWriter, r *http.Request, status int, form *fo
 		a.fail(w, r, err)
 		return
 	}
-	d := entryData{Entry: newEntryView(c, v.Loc), Language: c.Language, Original: c.Original, Form: form}
+	d := entryData{Entry: newEntryView(c, v.Loc), Language: c.Language, Original: c.Original, Form: form,
+		Heading: c.OccurredAt.In(v.Loc).Format("Monday, 2 January 2006, 15:04")}
 	for _, t := range tl {
 		if t.ID == c.ID {
 			d.Patterns = t.Patterns

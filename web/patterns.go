@@ -125,6 +125,9 @@ type patternData struct {
 	HasFlows     bool
 	Entries      []entryView
 	Calendar     template.HTML
+	// The feature locks say what it takes when there are no flows or
+	// no correlations yet.
+	FlowsLock, CorrelationsLock *journal.FeatureLock
 }
 
 func (a *App) showPattern(w http.ResponseWriter, r *http.Request) {
@@ -142,6 +145,15 @@ func (a *App) showPattern(w http.ResponseWriter, r *http.Request) {
 	d := patternData{Pattern: pv, HasFlows: len(detail.Flows) > 0}
 	if d.HasFlows {
 		d.Flows = flowsSVG(detail.Flows)
+	} else if d.FlowsLock, err = journal.FindFeatureLock(r.Context(), a.opts.Store, v.User.ID, journal.LockFlows, p.ID); err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	if len(detail.Correlations) == 0 {
+		if d.CorrelationsLock, err = journal.FindFeatureLock(r.Context(), a.opts.Store, v.User.ID, journal.LockCorrelations, p.ID); err != nil {
+			a.fail(w, r, err)
+			return
+		}
 	}
 	for _, c := range detail.Correlations {
 		n, err := a.opts.Store.TagDays(r.Context(), v.User.ID, c.Tag.ID, v.Loc)

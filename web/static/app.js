@@ -21,6 +21,9 @@ document.addEventListener("keydown", (e) => {
   }
 });
 
+// A year drawn wider than a phone shows today's square, not January.
+document.querySelector(".scroll .today")?.scrollIntoView({ block: "nearest", inline: "center" });
+
 // newer reports whether an event (status, updatedAt) is later than what
 // the element shows. Events can arrive out of order (a worker may claim an
 // entry before its queued event is sent), so the one with the latest
@@ -68,6 +71,7 @@ function setStatus(id, status, updatedAt) {
     // offer it rather than reload under someone editing.
     if ("detail" in el.dataset && was !== status && status === "processed") {
       showNews(el, "This entry has been read.", location.pathname, "Show what was found");
+      for (const note of el.querySelectorAll("[data-earlier]")) note.hidden = true;
     }
   }
 }
