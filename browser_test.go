@@ -26,6 +26,7 @@ import (
 
 	"github.com/recur-journal/recur/pipeline/fakeollama"
 	"github.com/recur-journal/recur/pipeline/scripted"
+	"github.com/recur-journal/recur/store"
 )
 
 // chromium is Debian's browser, which the browser tests drive.
@@ -114,15 +115,60 @@ func freeAddr(t *testing.T) string {
 	return ln.Addr().String()
 }
 
-// browserApp runs recur serve with the fake Ollama and the link catcher as
-// its SMTP server, and returns the base URL.
-func browserApp(t *testing.T) (string, *fakeollama.Server, *linkCatcher) {
+// modelGate holds the fake model's answers while it is shut, so that a
+// test sees entries wait and then watches them being read. A held answer
+// goes ahead by itself after heldAtMost, so nothing waits forever.
+type modelGate struct {
+	mu   sync.Mutex
+	shut chan struct{} // nil while open
+}
+
+const heldAtMost = 20 * time.Second
+
+// hold shuts the gate.
+func (g *modelGate) hold() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.shut == nil {
+		g.shut = make(chan struct{})
+	}
+}
+
+// release opens the gate and lets every held answer go.
+func (g *modelGate) release() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.shut != nil {
+		close(g.shut)
+		g.shut = nil
+	}
+}
+
+func (g *modelGate) wait() {
+	g.mu.Lock()
+	shut := g.shut
+	g.mu.Unlock()
+	if shut != nil {
+		select {
+		case <-shut:
+		case <-time.After(heldAtMost):
+		}
+	}
+}
+
+// browserApp runs recur serve with the fake Ollama, whose answers pass
+// through gate, and the link catcher as its SMTP server, and returns the
+// base URL and the running Main.
+func browserApp(t *testing.T, gate *modelGate) (string, *Main, *fakeollama.Server, *linkCatcher) {
 	lex, err := scripted.Load("pipeline/testdata/lexicon.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	fake := fakeollama.New(t)
-	fake.OnChat(func(req *api.ChatRequest) fakeollama.Reply { return fakeollama.Reply{Content: lex.Answer(req)} })
+	fake.OnChat(func(req *api.ChatRequest) fakeollama.Reply {
+		gate.wait()
+		return fakeollama.Reply{Content: lex.Answer(req)}
+	})
 	lc := newLinkCatcher(t)
 	host, port, _ := net.SplitHostPort(lc.addr)
 	addr := freeAddr(t)
@@ -136,8 +182,8 @@ func browserApp(t *testing.T) (string, *fakeollama.Server, *linkCatcher) {
 	if err := m.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { m.Close() })
-	return "http://" + addr, fake, lc
+	t.Cleanup(func() { gate.release(); m.Close() })
+	return "http://" + addr, m, fake, lc
 }
 
 // newBrowser starts headless chromium with the flags DESIGN.md gives and
@@ -166,10 +212,7 @@ func newBrowser(t *testing.T) (context.Context, func() []string) {
 				errs = append(errs, fmt.Sprintf("console.error: %v", ev.Args))
 			}
 		case *cdplog.EventEntryAdded:
-			// The live-status stream arrives with the events route; until
-			// then the browser reports its 404, which is expected.
-			if ev.Entry.Level == cdplog.LevelError && !strings.Contains(ev.Entry.URL, "/api/captures/events") &&
-				!strings.Contains(ev.Entry.Text, "EventSource") {
+			if ev.Entry.Level == cdplog.LevelError {
 				errs = append(errs, "log: "+ev.Entry.Text+" "+ev.Entry.URL)
 			}
 		}
@@ -219,6 +262,45 @@ func waitCount(t *testing.T, ctx context.Context, sel string, n int) {
 	t.Fatalf("%s: not %d of %s after 10 seconds", location(ctx), n, sel)
 }
 
+// stayOnPage marks the page that is loaded now, for waitLive.
+func stayOnPage(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`window.sameLoad = true`, nil)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// waitLive waits, boundedly, until sel matches n elements on the page
+// stayOnPage marked, and fails if the page was loaded again meanwhile: the
+// change must come live, from the server's events.
+func waitLive(t *testing.T, ctx context.Context, sel string, n int) {
+	t.Helper()
+	got := 0
+	for range 100 {
+		if err := chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(`window.sameLoad === true ? document.querySelectorAll(%q).length : -1`, sel), &got)); err != nil {
+			t.Fatal(err)
+		}
+		if got == -1 {
+			t.Fatalf("%s: the page was loaded again while waiting for %s", location(ctx), sel)
+		}
+		if got == n {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("%s: %d of %s after 10 seconds without reloading, want %d", location(ctx), got, sel, n)
+}
+
+// attr returns attribute name of the first element sel matches.
+func attr(t *testing.T, ctx context.Context, sel, name string) string {
+	t.Helper()
+	var v string
+	if err := chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(`(e => e ? e.getAttribute(%q) || "" : "")(document.querySelector(%q))`, name, sel), &v)); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
 func location(ctx context.Context) string {
 	var u string
 	chromedp.Run(ctx, chromedp.Location(&u))
@@ -258,12 +340,14 @@ func screenshots(t *testing.T, ctx context.Context, name string) {
 }
 
 // A new person signs in by mailed link, writes on three days, watches the
-// entries being read, reviews the pattern, searches, deletes, moves through
-// the calendar and sees the banner when Ollama goes away, in a real browser,
+// entries being read live, sees the pattern appear, reviews it, searches,
+// edits an entry and watches it read again, deletes one, moves through the
+// calendar and sees the banner when Ollama goes away, in a real browser,
 // with no console errors on any page.
 func TestBrowser(t *testing.T) {
 	needChromium(t)
-	base, fake, mails := browserApp(t)
+	gate := &modelGate{}
+	base, m, fake, mails := browserApp(t, gate)
 	ctx, consoleErrors := newBrowser(t)
 	run := func(actions ...chromedp.Action) {
 		t.Helper()
@@ -277,7 +361,12 @@ func TestBrowser(t *testing.T) {
 	screenshots(t, ctx, "signin")
 	run(chromedp.Navigate(mails.link(t)), chromedp.WaitVisible(`form[data-testid=write]`))
 	screenshots(t, ctx, "journal-empty")
+	run(chromedp.Navigate(base+"/patterns"), chromedp.WaitReady(`main`))
+	screenshots(t, ctx, "patterns-empty")
 
+	// The model holds its answers until all three are written, so that
+	// each entry is seen waiting and then turning processed live.
+	gate.hold()
 	today := time.Now()
 	for i, d := range []int{2, 1, 0} {
 		run(chromedp.Navigate(base+"/"), chromedp.WaitVisible(`textarea[name=text]`),
@@ -293,10 +382,38 @@ func TestBrowser(t *testing.T) {
 		}
 		waitCount(t, ctx, `[data-capture-id]`, i+1)
 	}
-	// Live status arrives by the events stream once it exists; reloading
-	// shows the same.
-	waitFor(t, ctx, base+"/", `[data-capture-id][data-status=processed]`, 3)
+	if got := count(t, ctx, `[data-capture-id][data-status=processed]`); got != 0 {
+		t.Fatalf("%d entries read while the model held its answers", got)
+	}
+	stayOnPage(t, ctx)
+	gate.release()
+	waitLive(t, ctx, `[data-capture-id][data-status=processed]`, 3)
+	if got := count(t, ctx, `[data-capture-id] [data-status-words]`); got != 3 {
+		t.Errorf("%d entries say their status, want 3", got)
+	}
+	// Detection ran after the third run and found the pattern: a notice
+	// links to it, on the same page.
+	waitLive(t, ctx, `[data-news] a[href^="/patterns/"]`, 1)
 	screenshots(t, ctx, "journal")
+
+	// Events may come out of order: the one with the latest updated_at
+	// wins. Two entries get a later processing; then the first gets an
+	// older queued, which must not win; the third one's event, sent last,
+	// shows when the others have been handled.
+	u, err := m.store.FindUserByEmail(context.Background(), "new@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var listed []string
+	run(chromedp.Evaluate(`[...document.querySelectorAll("li[data-capture-id]")].map(e => e.dataset.captureId)`, &listed))
+	later := time.Now().Add(time.Hour).UTC()
+	m.events.CaptureChanged(&store.Capture{ID: listed[0], UserID: u.ID, Status: store.StatusProcessing, UpdatedAt: later})
+	m.events.CaptureChanged(&store.Capture{ID: listed[0], UserID: u.ID, Status: store.StatusQueued, UpdatedAt: later.Add(-time.Minute)})
+	m.events.CaptureChanged(&store.Capture{ID: listed[2], UserID: u.ID, Status: store.StatusProcessing, UpdatedAt: later})
+	waitLive(t, ctx, fmt.Sprintf(`[data-capture-id=%q][data-status=processing]`, listed[2]), 1)
+	if got := attr(t, ctx, fmt.Sprintf(`[data-capture-id=%q]`, listed[0]), "data-status"); got != store.StatusProcessing {
+		t.Errorf("after processing and an older queued, the entry shows %s, want processing", got)
+	}
 
 	waitFor(t, ctx, base+"/patterns", `[data-pattern-id][data-state=open]`, 1)
 	screenshots(t, ctx, "patterns")
@@ -312,10 +429,31 @@ func TestBrowser(t *testing.T) {
 	if got := count(t, ctx, `[data-capture-id]`); got != 3 {
 		t.Errorf("search found %d entries, want 3", got)
 	}
+	screenshots(t, ctx, "search")
 	run(chromedp.Navigate(base+"/?q=holiday"), chromedp.WaitReady(`main`))
 	if got := count(t, ctx, `[data-capture-id]`); got != 0 {
 		t.Errorf("search for a word never written found %d entries", got)
 	}
+
+	// Edit one entry and watch it being read again, live.
+	run(chromedp.Navigate(base+"/entries/"+listed[1]), chromedp.WaitVisible(`#edit textarea[name=text]`))
+	gate.hold()
+	run(chromedp.SetValue(`#edit textarea[name=text]`, "My friend praised my cooking. I felt proud and went for a run."),
+		chromedp.Click(`#edit button[type=submit]`))
+	waitCount(t, ctx, `article[data-capture-id][data-status=queued], article[data-capture-id][data-status=processing]`, 1)
+	stayOnPage(t, ctx)
+	gate.release()
+	waitLive(t, ctx, `article[data-capture-id][data-status=processed]`, 1)
+	waitLive(t, ctx, `article [data-news] a`, 1)
+	screenshots(t, ctx, "entry-read-again")
+	press(t, ctx, `article [data-news] a`)
+	run(chromedp.WaitVisible(`article mark.situation`))
+	var marked string
+	run(chromedp.Text(`article .text.marked`, &marked))
+	if !strings.Contains(marked, "praised my cooking") || strings.Contains(marked, "criticised") {
+		t.Errorf("after the edit the entry reads %q, want the new text analysed", marked)
+	}
+	screenshots(t, ctx, "entry")
 
 	run(chromedp.Navigate(base + "/"))
 	press(t, ctx, `[data-capture-id] details.confirm summary`)

@@ -129,7 +129,8 @@ func (a *App) yearView(w http.ResponseWriter, r *http.Request, year int) {
 	for k, s := range sum {
 		mood[k] = float64(s) / float64(n[k])
 	}
-	d := calendarData{Year: true, Title: strconv.Itoa(year), YearSVG: yearSVG(year, mood, written), Written: len(written),
+	today := a.opts.Store.Now().In(v.Loc).Format(time.DateOnly)
+	d := calendarData{Year: true, Title: strconv.Itoa(year), YearSVG: yearSVG(year, mood, written, today), Written: len(written),
 		Prev: "/calendar?year=" + strconv.Itoa(year-1), Next: "/calendar?year=" + strconv.Itoa(year+1),
 		Other: "/calendar?month=" + strconv.Itoa(year) + "-01"}
 	if now := a.opts.Store.Now().In(v.Loc); now.Year() == year {

@@ -32,6 +32,8 @@ type entryData struct {
 	Language   string
 	Original   string
 	Translated bool // the text was translated: the original is shown beside it
+	Earlier    bool // the tags were found before the text was changed
+	Heading    string
 	Pieces     []piece
 	Groups     []chipGroup
 	Patterns   []store.PatternRef
@@ -123,18 +125,24 @@ func (a *App) entry(w http.ResponseWriter, r *http.Request, status int, form *fo
 		a.fail(w, r, err)
 		return
 	}
-	d := entryData{Entry: newEntryView(c, v.Loc), Language: c.Language, Original: c.Original, Form: form}
+	d := entryData{Entry: newEntryView(c, v.Loc), Language: c.Language, Original: c.Original, Form: form,
+		Heading: c.OccurredAt.In(v.Loc).Format("Monday, 2 January 2006, 15:04")}
 	for _, t := range tl {
 		if t.ID == c.ID {
 			d.Patterns = t.Patterns
 		}
 	}
-	if c.Translated != "" {
+	switch {
+	case c.Status == store.StatusProcessed:
 		d.Translated = c.Translated != c.Original
 		d.Pieces = marked(c.Translated, c.Segments)
 		d.Groups = chips(c.Segments, feelings)
-	} else {
+	default:
+		// A changed entry keeps its last analysis until it is read again:
+		// its tags are shown as such, its old text is not.
 		d.Pieces = []piece{{Text: c.Original}}
+		d.Groups = chips(c.Segments, feelings)
+		d.Earlier = len(d.Groups) > 0
 	}
 	if form != nil {
 		d.Entry.Text = form.Text

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/pipeline/detect"
 	"github.com/recur-journal/recur/server"
 	"github.com/recur-journal/recur/store"
@@ -27,15 +28,17 @@ type harness struct {
 	store      *store.Store
 	srv        *httptest.Server
 	alice, bob *store.User
+	events     *journal.Events // what the pages publish, as the API's stream sends it
 }
 
 func newHarness(t testing.TB, health server.HealthReporter) *harness {
 	t.Helper()
 	s := storetest.MustOpen(t)
-	h := &harness{t: t, store: s, srv: httptest.NewServer(nil)}
+	h := &harness{t: t, store: s, srv: httptest.NewServer(nil), events: journal.NewEvents()}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	api := server.New(server.Options{Store: s, Logger: log, BaseURL: h.srv.URL, Secret: []byte("0123456789abcdef0123456789abcdef"), Health: health})
-	api.Mount(web.New(web.Options{Store: s, Accounts: api, Health: health, Logger: log, PageSize: 5}))
+	api := server.New(server.Options{Store: s, Logger: log, BaseURL: h.srv.URL, Secret: []byte("0123456789abcdef0123456789abcdef"),
+		Health: health, Events: h.events})
+	api.Mount(web.New(web.Options{Store: s, Accounts: api, Health: health, Logger: log, PageSize: 5, Events: h.events}))
 	h.srv.Config.Handler = api.Handler()
 	api.Start()
 	t.Cleanup(api.Stop)
@@ -172,4 +175,21 @@ func (h *harness) lunchPattern(u *store.User) string {
 		}
 	}
 	return list[0].ID
+}
+
+// nextCapture returns the capture event waiting on events: a page's
+// change is published before the page answers, so it is there already.
+func nextCapture(t *testing.T, events <-chan journal.Event) journal.CaptureEvent {
+	t.Helper()
+	select {
+	case ev := <-events:
+		c, ok := ev.Data.(journal.CaptureEvent)
+		if !ok {
+			t.Fatalf("event %s, want a capture", ev.Type)
+		}
+		return c
+	default:
+		t.Fatal("no capture event was published")
+	}
+	return journal.CaptureEvent{}
 }

@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"html/template"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
+	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -28,8 +29,9 @@ type entryView struct {
 	Text                    string
 	Time                    string // local clock time
 	OccurredAt              string // RFC 3339, for the retry form
+	UpdatedAt               string // as events carry it, to tell a stale event from a new one
 	Date, TimeOfDay         string // local date and time, for the edit form
-	Match                   *snippet
+	Snippet                 template.HTML
 }
 
 // dayGroup is one day heading and its entries.
@@ -46,6 +48,7 @@ type journalData struct {
 	Page, Pages   int
 	Prev, Next    string
 	Error, Field  string
+	SearchError   string
 	Text          string
 	Date, Time    string
 	WrittenBefore bool // the journal holds entries (search may still find none)
@@ -54,7 +57,7 @@ type journalData struct {
 func newEntryView(c *store.Capture, loc *time.Location) entryView {
 	t := c.OccurredAt.In(loc)
 	return entryView{ID: c.ID, Status: c.Status, StatusWords: statusWords[c.Status], Text: c.Original,
-		Time: t.Format("15:04"), OccurredAt: c.OccurredAt.Format(time.RFC3339Nano), Date: t.Format(time.DateOnly), TimeOfDay: t.Format("15:04")}
+		Time: t.Format("15:04"), OccurredAt: c.OccurredAt.Format(time.RFC3339Nano), UpdatedAt: store.FormatTime(c.UpdatedAt), Date: t.Format(time.DateOnly), TimeOfDay: t.Format("15:04")}
 }
 
 // dayHeading names a local date for a heading: Today, Yesterday, or the date.
@@ -102,36 +105,42 @@ func (a *App) home(w http.ResponseWriter, r *http.Request) {
 	a.journal(w, r, http.StatusOK, journalData{})
 }
 
-// journal renders the list page with d's form state.
+// journal renders the list page with d's form state: the entries newest
+// first under their days' headings, or with q those that hold its words,
+// best match first.
 func (a *App) journal(w http.ResponseWriter, r *http.Request, status int, d journalData) {
 	v := viewerOf(r)
 	q := strings.TrimSpace(r.URL.Query().Get("q"))
 	pageNo, _ := strconv.Atoi(r.URL.Query().Get("page"))
 	pageNo = max(pageNo, 1)
 	pg := store.Page{Page: pageNo, Limit: a.opts.PageSize}
-	var list []store.Capture
 	var total int
-	var err error
-	if q != "" {
-		list, total, err = searchCaptures(r.Context(), a.opts.Store, v.User.ID, q, pg)
+	if q == "" {
+		list, n, err := a.opts.Store.ListCaptures(r.Context(), v.User.ID, pg)
+		if err != nil {
+			a.fail(w, r, err)
+			return
+		}
+		total, d.Days = n, groupByDay(list, v.Loc, a.opts.Store.Now())
 	} else {
-		list, total, err = a.opts.Store.ListCaptures(r.Context(), v.User.ID, pg)
-	}
-	if err != nil {
-		a.fail(w, r, err)
-		return
+		found, n, err := a.captures.SearchCaptures(r.Context(), v.User.ID, q, pg)
+		var e *store.Error
+		if store.ErrorCode(err) == store.EINVALID && errors.As(err, &e) {
+			// The API's sentence names its parameter; here it is the search box.
+			d.SearchError = strings.Replace(e.Message, "The q ", "The search ", 1)
+			status = http.StatusUnprocessableEntity
+		} else if err != nil {
+			a.fail(w, r, err)
+			return
+		}
+		total = n
+		if len(found) > 0 {
+			d.Days = []dayGroup{matchGroup(found, v.Loc)}
+		}
 	}
 	d.Query, d.Total, d.Page = q, total, pageNo
 	d.Pages = max(1, (total+pg.Limit-1)/pg.Limit)
 	d.WrittenBefore = total > 0 || q != ""
-	d.Days = groupByDay(list, v.Loc, a.opts.Store.Now())
-	if q != "" {
-		for i := range d.Days {
-			for j := range d.Days[i].Entries {
-				d.Days[i].Entries[j].Match = makeSnippet(list[indexOf(list, d.Days[i].Entries[j].ID)], q)
-			}
-		}
-	}
 	link := func(n int) string {
 		u := url.Values{"page": {strconv.Itoa(n)}}
 		if q != "" {
@@ -148,43 +157,19 @@ func (a *App) journal(w http.ResponseWriter, r *http.Request, status int, d jour
 	a.render(w, r, status, "journal", page{Title: "Journal", Nav: "journal", Data: d})
 }
 
-func indexOf(list []store.Capture, id string) int {
-	for i := range list {
-		if list[i].ID == id {
-			return i
-		}
+// matchGroup lists search results in the order found, best first, each
+// with its date, since days do not group a ranking.
+func matchGroup(found []journal.CaptureMatch, loc *time.Location) dayGroup {
+	g := dayGroup{Date: "matches", Heading: "Best matches first"}
+	for i := range found {
+		e := newEntryView(&found[i].Capture, loc)
+		e.Time = found[i].OccurredAt.In(loc).Format("Mon 2 Jan 2006, 15:04")
+		// The snippet is the one piece of HTML: journal.HighlightSnippet
+		// escaped all of the entry's text and added only <mark> tags.
+		e.Snippet = template.HTML(found[i].Snippet)
+		g.Entries = append(g.Entries, e)
 	}
-	return 0
-}
-
-// searchCaptures finds the user's entries holding q. A plain LIKE for now:
-// at the merge it calls the journal's FTS5 search, ranked, with its snippets.
-func searchCaptures(ctx context.Context, s *store.Store, userID, q string, pg store.Page) ([]store.Capture, int, error) {
-	return s.SearchCapturesLike(ctx, userID, q, pg)
-}
-
-// snippet is the part of a text around a search match.
-type snippet struct{ Before, Match, After string }
-
-// makeSnippet cuts about 80 characters around the first match of q in the
-// entry's text (original first, then translation).
-func makeSnippet(c store.Capture, q string) *snippet {
-	for _, text := range []string{c.Original, c.Translated} {
-		i := strings.Index(strings.ToLower(text), strings.ToLower(q))
-		if i < 0 || len(strings.ToLower(text)) != len(text) {
-			continue
-		}
-		before, match, after := text[:i], text[i:i+len(q)], text[i+len(q):]
-		if utf8.RuneCountInString(before) > 40 {
-			r := []rune(before)
-			before = "…" + string(r[len(r)-40:])
-		}
-		if utf8.RuneCountInString(after) > 40 {
-			after = string([]rune(after)[:40]) + "…"
-		}
-		return &snippet{Before: before, Match: match, After: after}
-	}
-	return nil
+	return g
 }
 
 // occurredAt reads the form's optional date and time in the user's zone:
@@ -217,17 +202,25 @@ func (a *App) createEntry(w http.ResponseWriter, r *http.Request) {
 	d := journalData{Text: text, Date: r.PostFormValue("date"), Time: r.PostFormValue("time")}
 	at, err := occurredAt(r, v.Loc, a.opts.Store.Now())
 	if err == nil {
-		c := store.Capture{UserID: v.User.ID, Original: text, OccurredAt: at}
-		if err = a.opts.Store.CreateCapture(r.Context(), &c); err == nil {
-			a.notify()
+		var c *store.Capture
+		if c, err = a.captures.CreateCapture(r.Context(), v.User.ID, journal.NewCapture{Text: text, OccurredAt: &at}); err == nil {
 			http.Redirect(w, r, "/#entry-"+c.ID, http.StatusSeeOther)
 			return
 		}
 	}
 	a.invalidForm(w, r, err, func(msg, field string) {
-		d.Error, d.Field = msg, field
+		d.Error, d.Field = msg, formField(field)
 		a.journal(w, r, http.StatusUnprocessableEntity, d)
 	})
+}
+
+// formField names the form's field for a field of the journal's rules:
+// the moment is the form's date and time.
+func formField(field string) string {
+	if field == "occurred_at" {
+		return "date"
+	}
+	return field
 }
 
 // invalidForm shows a form again with the sentence of an EINVALID error, or
@@ -250,16 +243,15 @@ func (a *App) retryEntry(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, r, err)
 		return
 	}
-	c := store.Capture{UserID: v.User.ID, Original: old.Original, OccurredAt: old.OccurredAt}
-	if err := a.opts.Store.CreateCapture(r.Context(), &c); err != nil {
+	c, err := a.captures.CreateCapture(r.Context(), v.User.ID, journal.NewCapture{Text: old.Original, OccurredAt: &old.OccurredAt})
+	if err != nil {
 		a.fail(w, r, err)
 		return
 	}
-	if err := a.opts.Store.DeleteCapture(r.Context(), v.User.ID, old.ID); err != nil {
+	if err := a.captures.DeleteCapture(r.Context(), v.User.ID, old.ID); err != nil {
 		a.fail(w, r, err)
 		return
 	}
-	a.notify()
 	http.Redirect(w, r, "/#entry-"+c.ID, http.StatusSeeOther)
 }
 
@@ -270,48 +262,35 @@ func (a *App) deleteEntry(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, r, store.Invalid("confirm", "Deleting needs the second button, which confirms it."))
 		return
 	}
-	if err := a.opts.Store.DeleteCapture(r.Context(), v.User.ID, r.PathValue("id")); err != nil {
+	if err := a.captures.DeleteCapture(r.Context(), v.User.ID, r.PathValue("id")); err != nil {
 		a.fail(w, r, err)
 		return
-	}
-	if a.opts.Analyser != nil {
-		if err := a.opts.Analyser.Redetect(r.Context(), v.User.ID); err != nil {
-			// The entry is gone either way; the nightly run counts again.
-			a.opts.Logger.ErrorContext(r.Context(), "detect after delete", "error", err)
-		}
 	}
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
 
-// editEntry saves a changed text or time and has the entry analysed again.
+// editEntry saves a changed text or time; a changed text is analysed again.
 func (a *App) editEntry(w http.ResponseWriter, r *http.Request) {
 	v := viewerOf(r)
 	id := r.PathValue("id")
+	text := r.PostFormValue("text")
+	u := store.CaptureUpdate{Text: &text}
+	// The edit form always holds the entry's date; without one the moment
+	// stays as it was rather than moving to now.
 	at, err := occurredAt(r, v.Loc, a.opts.Store.Now())
-	if err == nil {
-		err = updateCapture(r.Context(), a.opts.Store, v.User.ID, id, r.PostFormValue("text"), at)
+	if err == nil && strings.TrimSpace(r.PostFormValue("date")) != "" {
+		u.OccurredAt = &at
 	}
 	if err == nil {
-		a.notify()
+		_, err = a.captures.UpdateCapture(r.Context(), v.User.ID, id, u)
+	}
+	if err == nil {
 		http.Redirect(w, r, "/entries/"+id, http.StatusSeeOther)
 		return
 	}
 	a.invalidForm(w, r, err, func(msg, field string) {
-		a.entry(w, r, http.StatusUnprocessableEntity, &formError{Message: msg, Field: field, Text: r.PostFormValue("text")})
+		a.entry(w, r, http.StatusUnprocessableEntity, &formError{Message: msg, Field: formField(field), Text: text})
 	})
-}
-
-// updateCapture changes an entry's text and time and queues it again. At the
-// merge journal.UpdateCapture replaces it.
-func updateCapture(ctx context.Context, s *store.Store, userID, id, text string, at time.Time) error {
-	_, err := s.ReviseCapture(ctx, userID, id, text, at)
-	return err
-}
-
-func (a *App) notify() {
-	if a.opts.Analyser != nil {
-		a.opts.Analyser.Notify()
-	}
 }
 
 // formError is a form shown again with what was wrong.

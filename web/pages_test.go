@@ -2,12 +2,14 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/server"
 	"github.com/recur-journal/recur/store"
 )
@@ -67,6 +69,17 @@ func TestJournal(t *testing.T) {
 			t.Error("bob's journal shows alice's entry")
 		}
 	})
+	t.Run("WritePublishesQueued", func(t *testing.T) {
+		events, stop := h.events.Subscribe(h.alice.ID)
+		defer stop()
+		a := alice.post("/entries", url.Values{"text": {"The bus was late."}})
+		id := strings.TrimPrefix(a.location, "/#entry-")
+		if ev := nextCapture(t, events); ev.ID != id || ev.Status != store.StatusQueued || ev.UpdatedAt == "" {
+			t.Errorf("event %+v, want %s queued with its updated_at", ev, id)
+		}
+		c, _ := h.store.FindCapture(context.Background(), h.alice.ID, id)
+		has(t, "GET /", alice.get("/"), 200, `data-capture-id="`+id+`" data-status="queued" data-updated-at="`+store.FormatTime(c.UpdatedAt)+`"`)
+	})
 	t.Run("WriteAboutAnotherDay", func(t *testing.T) {
 		day := time.Now().AddDate(0, 0, -3).Format(time.DateOnly)
 		a := alice.post("/entries", url.Values{"text": {"Three days ago."}, "date": {day}, "time": {"08:30"}})
@@ -87,7 +100,7 @@ func TestJournal(t *testing.T) {
 	})
 	t.Run("Search", func(t *testing.T) {
 		a := alice.get("/?q=" + url.QueryEscape("TRAIN"))
-		has(t, "search", a, 200, "<mark>train</mark>", `value="TRAIN"`)
+		has(t, "search", a, 200, "<mark>train</mark>", `value="TRAIN"`, "Best matches first")
 		if strings.Contains(a.body, "Three days ago.") {
 			t.Error("search shows an entry without the words")
 		}
@@ -95,13 +108,38 @@ func TestJournal(t *testing.T) {
 			t.Error("bob's search finds alice's entry")
 		}
 	})
+	t.Run("SearchFindsWordsNotLetters", func(t *testing.T) {
+		// Full-text search matches words (the last as a prefix), not any
+		// run of letters as a LIKE would.
+		h.write(h.alice, "Strain in my back.", time.Now().Add(-2*time.Hour))
+		if a := alice.get("/?q=rain"); strings.Contains(a.body, "Strain in my back.") || strings.Contains(a.body, "data-capture-id") {
+			t.Error("searching rain finds strain")
+		}
+		has(t, "prefix", alice.get("/?q=stra"), 200, "<mark>Strain</mark>")
+	})
+	t.Run("SearchSnippetIsEscaped", func(t *testing.T) {
+		h.write(h.alice, `<b onclick="x()">Lunch</b> & a <script>walk</script>`, time.Now().Add(-3*time.Hour))
+		a := alice.get("/?q=walk")
+		has(t, "search", a, 200, `&lt;script&gt;<mark>walk</mark>&lt;/script&gt;`, `&lt;b onclick=&#34;x()&#34;&gt;`)
+		if strings.Contains(a.body, "<script>walk") || strings.Contains(a.body, `<b onclick`) {
+			t.Error("the entry's own markup reached the page")
+		}
+	})
+	t.Run("SearchWithoutWordsIs422", func(t *testing.T) {
+		has(t, "search", alice.get("/?q="+url.QueryEscape("!!! ?")), 422, `id="search-error"`, "The search must hold a word", `aria-invalid="true"`)
+	})
 	t.Run("Paged", func(t *testing.T) {
 		for i := range 6 {
 			h.write(h.alice, "Filler "+string(rune('a'+i)), time.Now().Add(-time.Duration(i+10)*24*time.Hour))
 		}
+		_, total, err := h.store.ListCaptures(context.Background(), h.alice.ID, store.Page{Page: 1, Limit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages := (total + 4) / 5 // the harness shows 5 a page
 		a := alice.get("/")
-		has(t, "page 1", a, 200, "Page 1 of 2", `href="/?page=2"`)
-		has(t, "page 2", alice.get("/?page=2"), 200, "Page 2 of 2", `href="/?page=1"`)
+		has(t, "page 1", a, 200, fmt.Sprintf("Page 1 of %d", pages), `href="/?page=2"`)
+		has(t, "page 2", alice.get("/?page=2"), 200, fmt.Sprintf("Page 2 of %d", pages), `href="/?page=1"`)
 	})
 }
 
@@ -138,6 +176,36 @@ func TestEntry(t *testing.T) {
 		}
 		has(t, "edit empty", alice.post("/entries/"+id, url.Values{"text": {""}, "date": {day}}), 422, "The text field is required.")
 	})
+	t.Run("EditPublishesQueued", func(t *testing.T) {
+		events, stop := h.events.Subscribe(h.alice.ID)
+		defer stop()
+		c, _ := h.store.FindCapture(context.Background(), h.alice.ID, id)
+		date := c.OccurredAt.Format(time.DateOnly)
+		alice.post("/entries/"+id, url.Values{"text": {"My boss thanked me for my report."}, "date": {date}, "time": {c.OccurredAt.Format("15:04")}})
+		if ev := nextCapture(t, events); ev.ID != id || ev.Status != store.StatusQueued {
+			t.Errorf("event %+v, want %s queued", ev, id)
+		}
+		a := alice.get("/entries/" + id)
+		has(t, "entry after edit", a, 200, "My boss thanked me for my report.", "Found before the entry was changed", ">anxious<")
+		if strings.Contains(a.body, `class="situation"`) {
+			t.Error("the old text's situations are marked in the changed text")
+		}
+		// The same text again is no change: nothing is queued or told.
+		alice.post("/entries/"+id, url.Values{"text": {"My boss thanked me for my report."}, "date": {date}, "time": {c.OccurredAt.Format("15:04")}})
+		select {
+		case ev := <-events:
+			t.Errorf("the same text again published %+v", ev)
+		default:
+		}
+	})
+	t.Run("EditWithoutDateKeepsTheMoment", func(t *testing.T) {
+		before, _ := h.store.FindCapture(context.Background(), h.alice.ID, id)
+		alice.post("/entries/"+id, url.Values{"text": {"My boss thanked me twice."}})
+		after, _ := h.store.FindCapture(context.Background(), h.alice.ID, id)
+		if !after.OccurredAt.Equal(before.OccurredAt) || after.Original != "My boss thanked me twice." {
+			t.Errorf("after an edit without date: %s %q, want %s kept", after.OccurredAt, after.Original, before.OccurredAt)
+		}
+	})
 	t.Run("DeleteNeedsConfirmation", func(t *testing.T) {
 		has(t, "delete without confirm", alice.post("/entries/"+id+"/delete", nil), 422, "second button")
 		a := alice.post("/entries/"+id+"/delete", url.Values{"confirm": {"yes"}})
@@ -155,9 +223,14 @@ func TestEntry(t *testing.T) {
 			t.Fatal(err)
 		}
 		has(t, "journal", alice.get("/"), 200, `data-status="failed"`, "Could not be read", `action="/entries/`+failed+`/retry"`, "Try again")
+		events, stop := h.events.Subscribe(h.alice.ID)
+		defer stop()
 		a := alice.post("/entries/"+failed+"/retry", nil)
 		if a.status != http.StatusSeeOther {
 			t.Fatalf("retry = %d", a.status)
+		}
+		if ev := nextCapture(t, events); ev.ID != strings.TrimPrefix(a.location, "/#entry-") || ev.Status != store.StatusQueued {
+			t.Errorf("event %+v, want the new entry %s queued", ev, a.location)
 		}
 		list, _, _ := h.store.ListCaptures(context.Background(), h.alice.ID, store.Page{Page: 1, Limit: 10})
 		if len(list) != 1 || list[0].Original != "An entry the model could not read." || list[0].Status != store.StatusQueued {
@@ -172,7 +245,13 @@ func TestPatterns(t *testing.T) {
 
 	t.Run("NoneSaysWhatItTakes", func(t *testing.T) {
 		h.write(h.alice, "One day.", time.Now().Add(-time.Hour), store.NewTag{Type: store.TagPerson, Name: "Lea"})
-		has(t, "patterns", alice.get("/patterns"), 200, "No patterns yet", "write on 2 more days")
+		// The page says what the API's feature lock says, in its words.
+		lock, err := journal.FindFeatureLock(context.Background(), h.store, h.alice.ID, journal.LockPatterns, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		has(t, "patterns", alice.get("/patterns"), 200, "No patterns yet", "so write on 2 more", lock.Reason,
+			fmt.Sprintf(`<progress id="lock-progress" value="%d" max="%d">`, lock.Current, lock.Required))
 	})
 	id := h.lunchPattern(h.alice)
 	t.Run("Card", func(t *testing.T) {

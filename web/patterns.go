@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/recur-journal/recur/pipeline/detect"
+	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -19,9 +19,9 @@ type patternView struct {
 
 type patternsData struct {
 	Open, Closed []patternView
-	// Written and Needed tell how far the journal is from its first
-	// patterns, shown when there are none.
-	Written, Needed, More int
+	// Lock tells how far the journal is from its first patterns, shown
+	// when there are none.
+	Lock *journal.FeatureLock
 }
 
 // patternEntries is how many entries, the newest, a pattern's page lists.
@@ -103,13 +103,10 @@ func (a *App) listPatterns(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if len(list) == 0 {
-		// The feature lock's progress: journal.FeatureLock replaces this at the merge.
-		written, err := a.opts.Store.WrittenDays(r.Context(), v.User.ID, v.Loc)
-		if err != nil {
+		if d.Lock, err = journal.FindFeatureLock(ctx, a.opts.Store, v.User.ID, journal.LockPatterns, ""); err != nil {
 			a.fail(w, r, err)
 			return
 		}
-		d.Written, d.Needed, d.More = written, detect.MinDays, max(0, detect.MinDays-written)
 	}
 	a.render(w, r, http.StatusOK, "patterns", page{Title: "Patterns", Nav: "patterns", Data: d})
 }
@@ -128,6 +125,9 @@ type patternData struct {
 	HasFlows     bool
 	Entries      []entryView
 	Calendar     template.HTML
+	// The feature locks say what it takes when there are no flows or
+	// no correlations yet.
+	FlowsLock, CorrelationsLock *journal.FeatureLock
 }
 
 func (a *App) showPattern(w http.ResponseWriter, r *http.Request) {
@@ -145,6 +145,15 @@ func (a *App) showPattern(w http.ResponseWriter, r *http.Request) {
 	d := patternData{Pattern: pv, HasFlows: len(detail.Flows) > 0}
 	if d.HasFlows {
 		d.Flows = flowsSVG(detail.Flows)
+	} else if d.FlowsLock, err = journal.FindFeatureLock(r.Context(), a.opts.Store, v.User.ID, journal.LockFlows, p.ID); err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	if len(detail.Correlations) == 0 {
+		if d.CorrelationsLock, err = journal.FindFeatureLock(r.Context(), a.opts.Store, v.User.ID, journal.LockCorrelations, p.ID); err != nil {
+			a.fail(w, r, err)
+			return
+		}
 	}
 	for _, c := range detail.Correlations {
 		n, err := a.opts.Store.TagDays(r.Context(), v.User.ID, c.Tag.ID, v.Loc)

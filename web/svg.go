@@ -122,8 +122,9 @@ func plural(n int, one, many string) string {
 // yearSVG draws one square a day of the year, a week per column, coloured by
 // how pleasant that day's feelings were: mood maps a date to the mean
 // valence of its feelings, in [-1, 1]; written marks days with entries.
-func yearSVG(year int, mood map[string]float64, written map[string]bool) template.HTML {
-	const cell, gap, left, top = 11, 2, 0, 0
+// today, a local date, is outlined so that a narrow screen can scroll to it.
+func yearSVG(year int, mood map[string]float64, written map[string]bool, today string) template.HTML {
+	const cell, gap, left, top = 11, 2, 0, 14 // top: room for the months' names
 	first := time.Date(year, 1, 1, 12, 0, 0, 0, time.UTC)
 	lead := int(first.Weekday()+6) % 7 // Monday first
 	days := first.AddDate(1, 0, 0).Sub(first).Hours() / 24
@@ -131,6 +132,10 @@ func yearSVG(year int, mood map[string]float64, written map[string]bool) templat
 	w, h := left+weeks*(cell+gap), top+7*(cell+gap)
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg class="year" viewBox="0 0 %d %d" role="img" aria-label="Each day of %d, coloured by how pleasant its feelings were">`, w, h, year)
+	for m := time.January; m <= time.December; m++ {
+		i := lead + time.Date(year, m, 1, 12, 0, 0, 0, time.UTC).YearDay() - 1
+		fmt.Fprintf(&b, `<text class="month-name" x="%d" y="10">%s</text>`, left+(i+6)/7*(cell+gap), m.String()[:3])
+	}
 	for d := first; d.Year() == year; d = d.AddDate(0, 0, 1) {
 		i := lead + d.YearDay() - 1
 		key := d.Format(time.DateOnly)
@@ -139,6 +144,9 @@ func yearSVG(year int, mood map[string]float64, written map[string]bool) templat
 			class, words = moodClass(v)
 		} else if written[key] {
 			class, words = "plain", "entries, no feelings found"
+		}
+		if key == today {
+			class, words = class+" today", words+", today"
 		}
 		fmt.Fprintf(&b, `<a href="/calendar?month=%s"><rect data-date="%s" class="mood %s" x="%d" y="%d" width="%d" height="%d" rx="2"><title>%s: %s</title></rect></a>`,
 			d.Format("2006-01"), key, class, left+(i/7)*(cell+gap), top+(i%7)*(cell+gap), cell, cell, key, words)

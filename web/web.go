@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/server"
 	"github.com/recur-journal/recur/store"
 )
@@ -26,13 +27,9 @@ type Accounts interface {
 
 var _ Accounts = (*server.Server)(nil)
 
-// Analyser is the analysis pipeline as the pages see it.
-type Analyser interface {
-	// Notify says a capture was queued.
-	Notify()
-	// Redetect re-counts the user's patterns after a capture was deleted.
-	Redetect(ctx context.Context, userID string) error
-}
+// Analyser is the analysis pipeline as the pages see it: the same one the
+// journal's domain code tells of new, changed and deleted entries.
+type Analyser = journal.Analyser
 
 // DefaultPageSize is how many entries the journal shows on a page.
 const DefaultPageSize = 30
@@ -43,6 +40,9 @@ type Options struct {
 	Accounts Accounts
 	// Analyser is told of new, changed and deleted captures; nil tells no one.
 	Analyser Analyser
+	// Events carries capture statuses to the pages a user has open (through
+	// the API's event stream); nil publishes nothing.
+	Events *journal.Events
 	// Health is the same reporter the API's health check uses; the pages
 	// show a banner when Ollama cannot be used. Nil shows none.
 	Health server.HealthReporter
@@ -55,10 +55,11 @@ type Options struct {
 // API server (server.Server.Mount) so it runs inside its session and
 // security middleware.
 type App struct {
-	opts   Options
-	mux    *http.ServeMux
-	pages  map[string]*template.Template
-	banner bannerCache
+	opts     Options
+	captures *journal.Captures // the same rules the API's capture routes follow
+	mux      *http.ServeMux
+	pages    map[string]*template.Template
+	banner   bannerCache
 }
 
 // New builds the app and parses its templates; a broken template panics,
@@ -70,7 +71,9 @@ func New(opts Options) *App {
 	if opts.PageSize <= 0 {
 		opts.PageSize = DefaultPageSize
 	}
-	a := &App{opts: opts, mux: http.NewServeMux(), pages: map[string]*template.Template{}}
+	a := &App{opts: opts, mux: http.NewServeMux(), pages: map[string]*template.Template{},
+		captures: &journal.Captures{Store: opts.Store, Analyser: opts.Analyser, Events: opts.Events,
+			Log: func(context.Context) *slog.Logger { return opts.Logger }}}
 	names, err := fs.Glob(FS, "templates/*.html")
 	if err != nil {
 		panic(err)
