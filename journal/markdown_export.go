@@ -25,11 +25,11 @@ const MarkdownDateLayout = "2006-01-02T15:04:05.999999-07:00"
 // one per entry, oldest first, named YYYY/YYYY-MM-DD-HHMM-<short id>.md
 // after the entry's moment in the user's timezone. Each file has a YAML
 // front matter (date with its offset, language, tags by type, patterns by
-// name) and then the entry's text as it was written; a translation follows
-// under the heading importer.MarkdownTranslationHeading. Entries are read a
-// page at a time and written as they come, so memory does not grow with the
-// journal. Importing the zip (importer.Markdown) brings back each text at
-// its moment.
+// name, and "translated: true" when the entry was translated) and then the
+// entry's text as it was written; its translation follows under the heading
+// importer.MarkdownTranslationHeading. Entries are read a page at a time and
+// written as they come, so memory does not grow with the journal. Importing
+// the zip brings back each text at its moment, without the translation.
 func ExportMarkdown(ctx context.Context, st *store.Store, userID string, w io.Writer) error {
 	loc, err := st.Location(ctx, userID)
 	if err != nil {
@@ -109,13 +109,14 @@ func markdownEntry(e *store.Entry, at time.Time) string {
 		}
 		fmt.Fprintf(&b, "patterns: [%s]\n", strings.Join(names, ", "))
 	}
-	if e.Translated != "" {
+	translated := e.Translated != "" && e.Translated != e.Original // an English text is its own translation
+	if translated {
 		b.WriteString("translated: true\n")
 	}
 	b.WriteString("---\n\n")
 	b.WriteString(strings.TrimSpace(e.Original))
 	b.WriteString("\n")
-	if e.Translated != "" {
+	if translated {
 		b.WriteString("\n" + importer.MarkdownTranslationHeading + "\n\n")
 		b.WriteString(strings.TrimSpace(e.Translated))
 		b.WriteString("\n")
