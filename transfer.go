@@ -208,7 +208,9 @@ func (m *Main) exportJournal(ctx context.Context, email, output, format string) 
 	}
 	export := m.store.Export
 	if format == "markdown" {
-		export = func(ctx context.Context, userID string, w io.Writer) error { return journal.ExportMarkdown(ctx, m.store, userID, w) }
+		export = func(ctx context.Context, userID string, w io.Writer) error {
+			return journal.ExportMarkdown(ctx, m.store, userID, w)
+		}
 	}
 	u, err := m.userByEmail(ctx, email)
 	if err != nil {

@@ -56,12 +56,19 @@ func sessionsOf(t *testing.T, b *browser) []map[string]any {
 	return out
 }
 
+// carolAndDave is a server where carol is signed in on a laptop and a
+// phone, and dave on a laptop of his own.
+func carolAndDave(t *testing.T) (h *harness, carol *store.User, laptop, phone, dave *browser) {
+	h = newHarness(t)
+	carol = passwordUser(t, h, "carol@example.com")
+	laptop = signedIn(t, h, carol, firefoxLinux)
+	phone = signedIn(t, h, carol, safariPhone)
+	dave = signedIn(t, h, passwordUser(t, h, "dave@example.com"), firefoxLinux)
+	return h, carol, laptop, phone, dave
+}
+
 func TestListSessions(t *testing.T) {
-	h := newHarness(t)
-	carol := passwordUser(t, h, "carol@example.com")
-	laptop := signedIn(t, h, carol, firefoxLinux)
-	phone := signedIn(t, h, carol, safariPhone)
-	dave := signedIn(t, h, passwordUser(t, h, "dave@example.com"), firefoxLinux)
+	h, carol, laptop, phone, dave := carolAndDave(t)
 
 	list := sessionsOf(t, laptop)
 	if len(list) != 2 {
@@ -139,11 +146,7 @@ func TestListSessions(t *testing.T) {
 }
 
 func TestSignOutSession(t *testing.T) {
-	h := newHarness(t)
-	carol := passwordUser(t, h, "carol@example.com")
-	laptop := signedIn(t, h, carol, firefoxLinux)
-	phone := signedIn(t, h, carol, safariPhone)
-	dave := signedIn(t, h, passwordUser(t, h, "dave@example.com"), firefoxLinux)
+	h, carol, laptop, phone, dave := carolAndDave(t)
 	var phoneID string
 	for _, s := range sessionsOf(t, laptop) {
 		if s["current"] == false {
@@ -208,12 +211,8 @@ func TestSignOutSession(t *testing.T) {
 }
 
 func TestSignOutOtherSessions(t *testing.T) {
-	h := newHarness(t)
-	carol := passwordUser(t, h, "carol@example.com")
-	laptop := signedIn(t, h, carol, firefoxLinux)
-	phone := signedIn(t, h, carol, safariPhone)
+	h, carol, laptop, phone, dave := carolAndDave(t)
 	tablet := signedIn(t, h, carol, safariPhone)
-	dave := signedIn(t, h, passwordUser(t, h, "dave@example.com"), firefoxLinux)
 	carolToken := storetest.MustCreateToken(t, h.store, carol.ID, "*")
 
 	if res := laptop.do("DELETE", "/api/sessions", nil); res.Status != 204 {
