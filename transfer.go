@@ -35,7 +35,10 @@ and recur serve analyses them.`
 
 const exportAbout = `Write everything stored for the user's journal as one JSON document: settings,
 categories, tags, captures, segments, patterns, correlations and flows.
-Passwords, tokens and apps are not part of it. recur import brings it back.`
+Passwords, tokens and apps are not part of it. recur import brings it back.
+With --format markdown: a zip with one Markdown file per entry instead, its
+text with front matter (date, language, tags, patterns); recur import reads
+it back, the texts at their moments.`
 
 // userByEmail finds the user a command acts for.
 func (m *Main) userByEmail(ctx context.Context, email string) (*store.User, error) {
@@ -63,14 +66,15 @@ func (m *Main) parseImport(args []string) error {
 }
 
 func (m *Main) parseExport(args []string) error {
-	var email, output string
-	return m.parse("export --user EMAIL [--output FILE]", exportAbout, args, 0, 0,
+	var email, output, format string
+	return m.parse("export --user EMAIL [--output FILE] [--format json|markdown]", exportAbout, args, 0, 0,
 		func(fs *flag.FlagSet) {
 			fs.StringVar(&email, "user", "", "the `EMAIL` of the account to export")
 			fs.StringVar(&output, "output", "", "write to `FILE` (made readable by you alone) instead of standard output")
+			fs.StringVar(&format, "format", "json", "json (everything, restorable) or markdown (a zip with one file per entry)")
 		},
 		func([]string) {
-			m.command = func(ctx context.Context) error { return m.exportJournal(ctx, email, output) }
+			m.command = func(ctx context.Context) error { return m.exportJournal(ctx, email, output, format) }
 		})
 }
 
@@ -195,16 +199,25 @@ func (m *Main) newPipeline(log *slog.Logger) (*pipeline.Pipeline, *pipeline.Olla
 	}), ollama, nil
 }
 
-func (m *Main) exportJournal(ctx context.Context, email, output string) error {
+func (m *Main) exportJournal(ctx context.Context, email, output, format string) error {
+	if format != "json" && format != "markdown" {
+		return fmt.Errorf("unknown format %q: say json or markdown", format)
+	}
 	if err := m.openStore(ctx, true); err != nil {
 		return err
+	}
+	export := m.store.Export
+	if format == "markdown" {
+		export = func(ctx context.Context, userID string, w io.Writer) error {
+			return journal.ExportMarkdown(ctx, m.store, userID, w)
+		}
 	}
 	u, err := m.userByEmail(ctx, email)
 	if err != nil {
 		return err
 	}
 	if output == "" {
-		return m.store.Export(ctx, u.ID, m.Stdout)
+		return export(ctx, u.ID, m.Stdout)
 	}
 	// Written beside the target and renamed, so a failed export never
 	// leaves half a file under the name asked for. CreateTemp makes the file
@@ -215,7 +228,7 @@ func (m *Main) exportJournal(ctx context.Context, email, output string) error {
 	}
 	defer os.Remove(f.Name())
 	n := &countingWriter{w: f}
-	if err := m.store.Export(ctx, u.ID, n); err != nil {
+	if err := export(ctx, u.ID, n); err != nil {
 		f.Close()
 		return err
 	}

@@ -7,6 +7,11 @@ import (
 	"unicode/utf8"
 )
 
+// MarkdownTranslationHeading opens the translation that Recur's Markdown
+// export writes after an entry's text, in a file whose front matter says
+// "translated: true". Reading such a file back keeps the text only.
+const MarkdownTranslationHeading = "## Translation (English, by Recur)"
+
 // readMarkdown reads one Markdown or text file as one entry, dated by its
 // front matter or else by its path.
 func (r *reader) readMarkdown(f file) error {
@@ -23,6 +28,11 @@ func (r *reader) readMarkdownText(file string, data []byte) error {
 		return errorf(file, "the file is not UTF-8 text; save it as UTF-8 and upload it again.")
 	}
 	meta, body := frontMatter(normalizeNewlines(string(data)))
+	if meta["translated"] == "true" {
+		if i := strings.LastIndex(body, "\n"+MarkdownTranslationHeading+"\n"); i >= 0 {
+			body = body[:i]
+		}
+	}
 	body = strings.TrimSpace(body)
 	if body == "" {
 		r.res.Skipped++

@@ -14,7 +14,7 @@ import (
 
 // Session keys.
 const (
-	sessionUser        = "user_id"
+	sessionUser        = store.SessionUserKey
 	sessionConfirmedAt = "confirmed_at"    // unix seconds of the last confirmation
 	sessionPendingUser = "pending_user_id" // signed in but for the second factor
 	sessionRemember    = "remember"        // the pending sign-in asked to be remembered
@@ -101,6 +101,7 @@ func (s *Server) resolve(ctx context.Context, authorization string) (*principal,
 	if err != nil {
 		return nil, err
 	}
+	s.noteSessionUse(ctx, false)
 	return &principal{User: user}, nil
 }
 
@@ -145,6 +146,7 @@ func (s *Server) signIn(ctx context.Context, userID string, remember bool) error
 	s.sessions.Remove(ctx, sessionRemember)
 	s.sessions.Put(ctx, sessionUser, userID)
 	s.sessions.RememberMe(ctx, remember)
+	s.noteSessionUse(ctx, true)
 	return nil
 }
 

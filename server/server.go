@@ -184,6 +184,9 @@ func New(opts Options) *Server {
 	s.registerImports()
 	s.registerApps()
 	s.registerPushTokens()
+	s.registerBrowserSessions()
+	s.registerTokens()
+	s.registerAccount()
 	s.completeDocument()
 
 	s.routePages(mux)
@@ -321,6 +324,7 @@ func (s *Server) withRequestLog(next http.Handler) http.Handler {
 		}()
 		ctx := context.WithValue(context.WithValue(r.Context(), loggerKey{}, log), remoteKey{}, ip)
 		ctx = context.WithValue(ctx, originKey{}, r.Header.Get("Origin"))
+		ctx = context.WithValue(ctx, userAgentKey{}, r.Header.Get("User-Agent"))
 		next.ServeHTTP(rec, r.WithContext(ctx))
 	})
 }

@@ -24,6 +24,7 @@ import (
 type harness struct {
 	t      *testing.T
 	store  *store.Store
+	dbPath string // the database file, for tests that count rows
 	srv    *httptest.Server
 	api    *server.Server
 	alice  *store.User
@@ -41,7 +42,8 @@ func (h *harness) advance(d time.Duration) { h.offset.Add(int64(d)) }
 func newHarness(t *testing.T, opts ...func(*server.Options)) *harness {
 	t.Helper()
 	h := &harness{t: t}
-	s := storetest.MustOpenAt(t, filepath.Join(t.TempDir(), "recur.db"), func() time.Time {
+	h.dbPath = filepath.Join(t.TempDir(), "recur.db")
+	s := storetest.MustOpenAt(t, h.dbPath, func() time.Time {
 		return time.Now().Add(time.Duration(h.offset.Load()))
 	})
 	h.store = s

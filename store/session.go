@@ -27,11 +27,29 @@ func (ss *Sessions) FindCtx(ctx context.Context, token string) ([]byte, bool, er
 	return b, err == nil, err
 }
 
-// CommitCtx implements scs.CtxStore.
+// CommitCtx implements scs.CtxStore. It also copies who the session is
+// for, and its last use, out of the session's values into columns of their
+// own (see sessionColumns), so that a user's sessions can be listed.
 func (ss *Sessions) CommitCtx(ctx context.Context, token string, b []byte, expiry time.Time) error {
+	cols, err := sessionColumns(b)
+	if err != nil {
+		return err
+	}
 	return ss.s.update(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO sessions (token, data, expiry) VALUES (?, ?, ?)
-			ON CONFLICT (token) DO UPDATE SET data = excluded.data, expiry = excluded.expiry`, token, b, FormatTime(expiry))
+		now := ss.s.Now()
+		seen := now
+		if cols.seen != nil {
+			seen = *cols.seen
+		}
+		// A user deleted meanwhile leaves the session with no one: the
+		// sub-select gives NULL rather than breaking the foreign key.
+		_, err := tx.ExecContext(ctx, `INSERT INTO sessions (token, data, expiry, id, user_id, created_at, last_seen_at, user_agent, ip)
+			VALUES (?, ?, ?, ?, (SELECT id FROM users WHERE id = ?), ?, ?, ?, ?)
+			ON CONFLICT (token) DO UPDATE SET data = excluded.data, expiry = excluded.expiry,
+				id = coalesce(sessions.id, excluded.id), user_id = excluded.user_id,
+				created_at = coalesce(sessions.created_at, excluded.created_at),
+				last_seen_at = excluded.last_seen_at, user_agent = excluded.user_agent, ip = excluded.ip`,
+			token, b, FormatTime(expiry), newID(), cols.userID, FormatTime(now), FormatTime(seen), cols.userAgent, cols.ip)
 		return err
 	})
 }
