@@ -14,6 +14,9 @@ func TestExportMarkdown(t *testing.T) {
 	}
 	first, second := instance(), instance()
 	for _, env := range [][]string{first, second} {
+		if _, _, err := runEnv(t, env, "", "migrate", "up"); err != nil {
+			t.Fatal(err)
+		}
 		if _, _, err := runEnv(t, env, "", "user", "add", "me@example.com"); err != nil {
 			t.Fatal(err)
 		}

@@ -55,7 +55,7 @@ func (s *Server) deleteCurrentUser(ctx context.Context, _ *struct{}) (*struct{},
 	if !s.confirmed(ctx) {
 		return nil, errConfirmationRequired
 	}
-	if err := s.opts.Store.DeleteAccount(ctx, p.User.ID); err != nil {
+	if _, err := s.opts.Store.DeleteUser(ctx, p.User.ID); err != nil {
 		return nil, err
 	}
 	logger(ctx).Info("account deleted", "user_id", p.User.ID)

@@ -33,7 +33,7 @@ type sessionFields struct {
 // sessionColumns decodes an scs session (scs's default gob encoding) and
 // takes out the values the sessions table keeps in columns.
 func sessionColumns(b []byte) (sessionFields, error) {
-	var f sessionFields
+	f := sessionFields{userAgent: "", ip: ""} // the columns are NOT NULL
 	_, values, err := scs.GobCodec{}.Decode(b)
 	if err != nil {
 		return f, err
@@ -173,23 +173,5 @@ func (s *Store) RevokeLiveToken(ctx context.Context, userID, id string) error {
 		}
 		_, err = tx.ExecContext(ctx, `DELETE FROM apps WHERE token_id = ?`, id)
 		return err
-	})
-}
-
-// DeleteAccount removes the user and everything of theirs: captures and all
-// found in them, categories, tags, patterns, settings, feedback, tokens,
-// apps, browser sessions, push tokens, job batches, mailed codes and
-// recovery codes: the foreign keys cascade from users. It returns ENOTFOUND
-// for an unknown user.
-func (s *Store) DeleteAccount(ctx context.Context, userID string) error {
-	return s.update(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM users WHERE id = ?`, userID)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return NotFound("User")
-		}
-		return nil
 	})
 }

@@ -92,7 +92,7 @@ func TestSessionOwners(t *testing.T) {
 		}
 	})
 	t.Run("UserGone", func(t *testing.T) {
-		if err := s.DeleteAccount(ctx, ben.ID); err != nil {
+		if _, err := s.DeleteUser(ctx, ben.ID); err != nil {
 			t.Fatal(err)
 		}
 		if _, found, _ := ss.FindCtx(ctx, "ben-1"); found {
@@ -104,7 +104,7 @@ func TestSessionOwners(t *testing.T) {
 		if l := list(ben.ID); len(l) != 0 {
 			t.Fatalf("a deleted user has sessions: %+v", l)
 		}
-		if err := s.DeleteAccount(ctx, ben.ID); store.ErrorCode(err) != store.ENOTFOUND {
+		if _, err := s.DeleteUser(ctx, ben.ID); store.ErrorCode(err) != store.ENOTFOUND {
 			t.Fatalf("deleted twice: %v", err)
 		}
 	})
