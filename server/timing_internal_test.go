@@ -1,9 +1,11 @@
 package server
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -36,7 +38,6 @@ func TestAddressRoutesTakeTheSameTime(t *testing.T) {
 		{"/api/magic-links/mails", func(e string) any { return map[string]string{"email": e} }, http.StatusNoContent},
 	} {
 		t.Run(c.path, func(t *testing.T) {
-			var known, unknown []time.Duration
 			measure := func(email string) time.Duration {
 				start := time.Now()
 				res := post(s, c.path, "127.0.0.7", c.body(email))
@@ -46,25 +47,35 @@ func TestAddressRoutesTakeTheSameTime(t *testing.T) {
 				}
 				return d
 			}
-			for i := range warmUp + tries {
-				first, second := "known@example.com", "unknown@example.com"
-				swap := rand.IntN(2) == 0
-				if swap {
-					first, second = second, first
+			// A busy machine can skew one round by a few microseconds; a
+			// difference in work skews every round. So up to three rounds
+			// are measured, and one within 10 % passes.
+			var report []string
+			for range 3 {
+				var known, unknown []time.Duration
+				for i := range warmUp + tries {
+					first, second := "known@example.com", "unknown@example.com"
+					swap := rand.IntN(2) == 0
+					if swap {
+						first, second = second, first
+					}
+					a, b := measure(first), measure(second)
+					if swap {
+						a, b = b, a
+					}
+					if i >= warmUp {
+						known, unknown = append(known, a), append(unknown, b)
+					}
 				}
-				a, b := measure(first), measure(second)
-				if swap {
-					a, b = b, a
-				}
-				if i >= warmUp {
-					known, unknown = append(known, a), append(unknown, b)
+				mk, mu := median(known), median(unknown)
+				diff := float64(max(mk, mu)-min(mk, mu)) / float64(min(mk, mu))
+				report = append(report, fmt.Sprintf("known %v, unknown %v: %.0f%% apart", mk, mu, diff*100))
+				if diff <= 0.10 {
+					t.Logf("medians %s", report[len(report)-1])
+					return
 				}
 			}
-			mk, mu := median(known), median(unknown)
-			if diff := float64(max(mk, mu)-min(mk, mu)) / float64(min(mk, mu)); diff > 0.10 {
-				t.Fatalf("median known %v, unknown %v: %.0f%% apart, want within 10%%", mk, mu, diff*100)
-			}
-			t.Logf("median known %v, unknown %v", mk, mu)
+			t.Fatalf("medians in three rounds: %s; want within 10%% in at least one", strings.Join(report, "; "))
 		})
 	}
 }
