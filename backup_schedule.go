@@ -108,29 +108,29 @@ func (b *scheduledBackups) run(ctx context.Context) error {
 		return nil
 	}
 	defer b.running.Store(false)
-	due, err := b.due()
-	if err != nil || !due {
-		return err
+	if !b.due() {
+		return nil
 	}
-	_, err = b.backup(ctx)
+	_, err := b.backup(ctx)
 	return err
 }
 
-// due reports whether a backup is due now.
-func (b *scheduledBackups) due() (bool, error) {
+// due reports whether a backup is due now. A folder that cannot be read
+// makes one due, so that the try fails, is logged and waits an interval.
+func (b *scheduledBackups) due() bool {
 	now := b.now()
 	b.mu.Lock()
 	failed := b.failed
 	b.mu.Unlock()
 	if !failed.IsZero() && now.Sub(failed) < b.cfg.Interval.Duration {
-		return false, nil
+		return false
 	}
 	names, err := b.archives()
 	if err != nil || len(names) == 0 {
-		return err == nil, err
+		return true
 	}
 	newest, _ := time.Parse(backupTimeLayout, backupName.FindStringSubmatch(names[len(names)-1])[1])
-	return now.Sub(newest) >= b.cfg.Interval.Duration, nil
+	return now.Sub(newest) >= b.cfg.Interval.Duration
 }
 
 // backup writes one archive now, then removes the oldest beyond Keep. It
