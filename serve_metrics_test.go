@@ -182,4 +182,3 @@ func TestMetricsEndpoint(t *testing.T) {
 		}
 	})
 }
-

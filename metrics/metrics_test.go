@@ -35,7 +35,9 @@ type fakeModel struct{ err error }
 func (f fakeModel) Chat(_ context.Context, req pipeline.ChatRequest) (pipeline.ChatResult, error) {
 	return pipeline.ChatResult{PromptTokens: 120, OutputTokens: 30, Truncated: req.User == "long"}, f.err
 }
-func (f fakeModel) Embed(context.Context, []string) ([][]float32, error) { return [][]float32{{1}}, f.err }
+func (f fakeModel) Embed(context.Context, []string) ([][]float32, error) {
+	return [][]float32{{1}}, f.err
+}
 
 type fakeDetector struct{ err error }
 
