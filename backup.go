@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"filippo.io/age"
+
 	"github.com/recur-journal/recur/migrations"
 	"github.com/recur-journal/recur/store"
 )
@@ -46,7 +48,11 @@ most 64 GiB) and secret.key (a key Recur made) and nothing else, and the
 database must pass SQLite's integrity check and migrate. Nothing is written
 unless all of that holds. A folder that already holds a database or a
 secret.key is refused: point data_dir at a new folder, or stop Recur and move
-the old one away. Files are written 0600, a new folder 0700.`
+the old one away. Files are written 0600, a new folder 0700.
+
+An archive encrypted with age (as [backup] age_recipient makes them) needs
+--identity FILE: the file holding the age secret key (AGE-SECRET-KEY-1...)
+that matches the recipient.`
 
 // backup writes the archive to path.
 func (m *Main) backup(ctx context.Context, path string) error {
@@ -66,28 +72,41 @@ func (m *Main) backup(ctx context.Context, path string) error {
 	if err != nil {
 		return err
 	}
+	fmt.Fprintln(m.Stderr, "Copying the database...")
+	size, err := writeBackup(ctx, m.store, key, path, nil)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(m.Stdout, "Wrote %s (%s): the database and %s. Keep it private.\nBring it back into an empty data folder with: recur restore %s\n",
+		path, byteSize(size), secretFile, path)
+	return nil
+}
 
+// writeBackup writes the archive of the store s and the instance's key to a
+// new file at path, mode 0600, encrypted to recipient unless it is nil, and
+// returns the archive's size. A file at path is never overwritten; on
+// failure nothing is left at path.
+func writeBackup(ctx context.Context, s *store.Store, key []byte, path string, recipient age.Recipient) (int64, error) {
 	// The copy goes to a private folder beside the archive, then into it.
 	tmp, err := os.MkdirTemp(filepath.Dir(path), ".recur-backup-*")
 	if err != nil {
-		return fmt.Errorf("cannot write beside %s: %w", path, err)
+		return 0, fmt.Errorf("cannot write beside %s: %w", path, err)
 	}
 	defer os.RemoveAll(tmp)
 	db := filepath.Join(tmp, backupDB)
-	fmt.Fprintln(m.Stderr, "Copying the database...")
-	if err := m.store.Backup(ctx, db); err != nil {
-		return fmt.Errorf("copy the database: %w", err)
+	if err := s.Backup(ctx, db); err != nil {
+		return 0, fmt.Errorf("copy the database: %w", err)
 	}
 
 	// O_EXCL: an archive that appeared meanwhile is not overwritten either.
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if errors.Is(err, fs.ErrExist) {
-		return refuseExisting(path)
+		return 0, refuseExisting(path)
 	} else if err != nil {
-		return err
+		return 0, err
 	}
 	n := &countingWriter{w: f}
-	err = writeArchive(n, db, secretText(key))
+	err = writeMaybeEncrypted(n, recipient, func(w io.Writer) error { return writeArchive(w, db, secretText(key)) })
 	if err == nil {
 		err = f.Sync()
 	}
@@ -96,11 +115,9 @@ func (m *Main) backup(ctx context.Context, path string) error {
 	}
 	if err != nil {
 		os.Remove(path)
-		return fmt.Errorf("write %s: %w", path, err)
+		return 0, fmt.Errorf("write %s: %w", path, err)
 	}
-	fmt.Fprintf(m.Stdout, "Wrote %s (%s): the database and %s. Keep it private.\nBring it back into an empty data folder with: recur restore %s\n",
-		path, byteSize(n.n), secretFile, path)
-	return nil
+	return n.n, nil
 }
 
 func refuseExisting(path string) error {
@@ -145,8 +162,9 @@ func writeArchive(w io.Writer, db string, key []byte) error {
 	return gz.Close()
 }
 
-// restore brings the archive at path back into the data folder.
-func (m *Main) restore(ctx context.Context, path string) error {
+// restore brings the archive at path back into the data folder, decrypting
+// it with the age secret keys in the file identity when it is encrypted.
+func (m *Main) restore(ctx context.Context, path, identity string) error {
 	if err := m.loadConfig(); err != nil {
 		return err
 	}
@@ -179,7 +197,11 @@ func (m *Main) restore(ctx context.Context, path string) error {
 		}
 	}()
 
-	if err := unpackArchive(f, stage); err != nil {
+	archive, err := openMaybeEncrypted(f, identity)
+	if err != nil {
+		return fmt.Errorf("%s: %w; nothing was restored", path, err)
+	}
+	if err := unpackArchive(archive, stage); err != nil {
 		return fmt.Errorf("%s: %w; nothing was restored", path, err)
 	}
 	if err := checkBackup(ctx, stage); err != nil {

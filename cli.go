@@ -65,8 +65,14 @@ func (m *Main) ParseFlags(args []string) error {
 		return m.parse("backup FILE", backupAbout, rest, 1, 1, nil,
 			func(pos []string) { m.command = func(ctx context.Context) error { return m.backup(ctx, pos[0]) } })
 	case "restore":
-		return m.parse("restore ARCHIVE", restoreAbout, rest, 1, 1, nil,
-			func(pos []string) { m.command = func(ctx context.Context) error { return m.restore(ctx, pos[0]) } })
+		var identity string
+		return m.parse("restore ARCHIVE", restoreAbout, rest, 1, 1,
+			func(fs *flag.FlagSet) {
+				fs.StringVar(&identity, "identity", "", "the `FILE` holding the age secret key of an encrypted archive")
+			},
+			func(pos []string) {
+				m.command = func(ctx context.Context) error { return m.restore(ctx, pos[0], identity) }
+			})
 	case "doctor":
 		return m.parse("doctor", "Check the configuration, the database and whether Ollama answers and has the model.", rest, 0, 0, nil,
 			func([]string) { m.command = m.doctor })

@@ -28,6 +28,8 @@ type Config struct {
 	Mail    MailConfig    `toml:"mail"`
 	Auth    AuthConfig    `toml:"auth"`
 	Log     LogConfig     `toml:"log"`
+	Backup  BackupConfig  `toml:"backup"`
+	Metrics MetricsConfig `toml:"metrics"`
 }
 
 // ServerConfig is the [server] section.
@@ -100,6 +102,7 @@ func DefaultConfig() Config {
 	return Config{
 		Server: ServerConfig{Addr: "127.0.0.1:8080", MaxBodyBytes: 1 << 20, ShutdownWait: Duration{15 * time.Second},
 			TrustedProxies: []string{}},
+		Backup:  BackupConfig{Interval: Duration{24 * time.Hour}, Keep: 7},
 		Storage: StorageConfig{DataDir: "./data"},
 		Ollama: OllamaConfig{URL: "http://127.0.0.1:11434", Model: "qwen2.5:7b", EmbedModel: "nomic-embed-text",
 			Timeout: Duration{5 * time.Minute}, Workers: 2},
@@ -245,6 +248,12 @@ func (c *Config) Validate() error {
 	}
 	if c.Storage.DataDir == "" {
 		return bad("storage.data_dir", "must name a folder")
+	}
+	if err := c.Backup.validate(); err != nil {
+		return err
+	}
+	if err := c.Metrics.validate(); err != nil {
+		return err
 	}
 	if u, err := url.Parse(c.Ollama.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return bad("ollama.url", "%q is not an http URL, like http://127.0.0.1:11434", c.Ollama.URL)

@@ -19,7 +19,7 @@ type job struct {
 
 // jobs lists every scheduled job, in one place.
 func (m *Main) jobs() []job {
-	return []job{
+	list := []job{
 		{name: "nightly", schedule: pipeline.NightlySchedule, run: func(ctx context.Context) error {
 			n, err := m.pipeline.Nightly(ctx)
 			if n > 0 {
@@ -31,6 +31,10 @@ func (m *Main) jobs() []job {
 			return m.store.DeleteExpired(ctx)
 		}},
 	}
+	if b := m.ops.backups; b != nil {
+		list = append(list, job{name: "backup", schedule: b.schedule(), run: b.run})
+	}
+	return list
 }
 
 // startJobs catches up on nightly runs missed while the server was down,
@@ -38,6 +42,7 @@ func (m *Main) jobs() []job {
 // skipped while the previous one is still running.
 func (m *Main) startJobs(ctx context.Context) error {
 	ctx, m.jobsCancel = context.WithCancel(context.WithoutCancel(ctx))
+	m.ops.backups = m.newScheduledBackups()
 	list := m.jobs()
 	for _, j := range list {
 		if j.name == "nightly" {

@@ -88,6 +88,8 @@ type Main struct {
 	// mayCreateDB is set for serve and migrate, the commands that may make
 	// a new database; the others refuse to run without one.
 	mayCreateDB bool
+
+	ops opsParts // metrics and scheduled backups, while serving
 }
 
 // NewMain returns a Main wired to the process's standard streams and environment.
@@ -171,6 +173,7 @@ func (m *Main) serve(ctx context.Context) error {
 		return err
 	}
 	m.events = journal.NewEvents()
+	m.newMetrics()
 	p, ollama, err := m.newPipeline(m.Logger)
 	if err != nil {
 		return err
@@ -191,7 +194,7 @@ func (m *Main) serve(ctx context.Context) error {
 		sender = mail.NewSMTPSender(mail.SMTPOptions{Host: c.SMTPHost, Port: c.SMTPPort, Username: c.Username,
 			Password: c.Password, From: c.From, TLS: c.TLS})
 	}
-	m.mail = mail.NewQueue(mail.QueueOptions{Sender: sender, Logger: m.Logger.With("part", "mail")})
+	m.mail = mail.NewQueue(mail.QueueOptions{Sender: m.countMail(sender), Logger: m.Logger.With("part", "mail")})
 	m.mail.Start()
 	proxies, _ := server.ParseTrustedProxies(m.Config.Server.TrustedProxies)
 	reporter := &health{store: m.store, ollama: ollama, pipeline: m.pipeline}
@@ -210,6 +213,7 @@ func (m *Main) serve(ctx context.Context) error {
 		TokenLifetime:   m.Config.Auth.TokenLifetime.Duration,
 		TrustedProxies:  proxies, // checked by Validate
 		Events:          m.events,
+		Metrics:         m.ops.metrics,
 	})
 	srv.Mount(web.New(web.Options{Store: m.store, Accounts: srv, Analyser: m.pipeline, Events: m.events, Health: reporter, Logger: m.Logger}))
 	srv.Start()
@@ -230,6 +234,9 @@ func (m *Main) serve(ctx context.Context) error {
 	m.http.RegisterOnShutdown(srv.EndStreams) // open event streams would hold the shutdown
 	m.serveCh = make(chan error, 1)
 	go func() { m.serveCh <- m.http.Serve(ln) }()
+	if err := m.serveMetrics(); err != nil {
+		return err
+	}
 	m.Logger.Info("recur is listening", "url", "http://"+ln.Addr().String(), "api_docs", m.Config.BaseURL()+"/api/docs/api",
 		"data_dir", m.Config.Storage.DataDir, "version", version)
 	return nil
@@ -251,6 +258,7 @@ func (m *Main) Close() error {
 		}
 		m.http = nil
 	}
+	errs = append(errs, m.stopMetrics())
 	if m.api != nil {
 		m.api.Stop() // after HTTP: it drains the sign-in mail asked for
 		m.api = nil

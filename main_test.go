@@ -297,8 +297,9 @@ func TestServe(t *testing.T) {
 
 // startServer runs recur serve over the data folder dir on a free port,
 // with a fake Ollama answering from the test lexicon, and returns the API's
-// base URL. The test stops it with Close, or its cleanup does.
-func startServer(t *testing.T, dir string) (*Main, *fakeollama.Server, string) {
+// base URL. The test stops it with Close, or its cleanup does. env adds
+// RECUR_* settings.
+func startServer(t *testing.T, dir string, env ...string) (*Main, *fakeollama.Server, string) {
 	t.Helper()
 	lex, err := scripted.Load("pipeline/testdata/lexicon.json")
 	if err != nil {
@@ -308,7 +309,7 @@ func startServer(t *testing.T, dir string) (*Main, *fakeollama.Server, string) {
 	fake.OnChat(func(req *api.ChatRequest) fakeollama.Reply { return fakeollama.Reply{Content: lex.Answer(req)} })
 	m := NewMain()
 	m.Stdout, m.Stderr = io.Discard, io.Discard
-	m.Env = []string{"RECUR_STORAGE_DATA_DIR=" + dir, "RECUR_SERVER_ADDR=127.0.0.1:0", "RECUR_OLLAMA_URL=" + fake.URL()}
+	m.Env = append([]string{"RECUR_STORAGE_DATA_DIR=" + dir, "RECUR_SERVER_ADDR=127.0.0.1:0", "RECUR_OLLAMA_URL=" + fake.URL()}, env...)
 	if err := m.ParseFlags([]string{"serve"}); err != nil {
 		t.Fatal(err)
 	}

@@ -191,11 +191,11 @@ func (m *Main) newPipeline(log *slog.Logger) (*pipeline.Pipeline, *pipeline.Olla
 	return pipeline.New(pipeline.Options{
 		Watcher:   watcher,
 		Store:     m.store,
-		Model:     ollama,
+		Model:     m.countModel(ollama),
 		ModelName: m.Config.Ollama.Model,
 		Logger:    log.With("part", "pipeline"),
 		Workers:   m.Config.Ollama.Workers,
-		Detector:  detect.NewDetector(m.store, nil),
+		Detector:  m.countDetection(detect.NewDetector(m.store, nil)),
 	}), ollama, nil
 }
 

@@ -30,6 +30,8 @@ type ChatRequest struct {
 	User      string
 	Schema    json.RawMessage
 	MaxTokens int
+	// Step names the analysis step the call is for, for the metrics.
+	Step string
 }
 
 // ChatResult is the model's answer and what it cost.

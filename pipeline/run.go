@@ -33,6 +33,7 @@ type runner struct {
 // the capture. Errors other than unusable output end the run at once.
 func (r *runner) call(ctx context.Context, step string, req ChatRequest, accept func(content string) error) error {
 	var last error
+	req.Step = step
 	for try := 1; try <= maxTries; try++ {
 		res, err := r.model.Chat(ctx, req)
 		if err != nil {

@@ -73,6 +73,9 @@ type Options struct {
 	// Heartbeat is how often an idle event stream sends a comment; 0 means
 	// DefaultHeartbeat.
 	Heartbeat time.Duration
+	// Metrics counts requests and is served at GET /metrics; nil serves
+	// no metrics.
+	Metrics Metrics
 }
 
 // Mailer queues a mail for sending.
@@ -85,6 +88,7 @@ type Server struct {
 	opts     Options
 	api      huma.API
 	handler  http.Handler
+	mux      *http.ServeMux         // its patterns name routes in the metrics
 	docs     func() ([]byte, error) // the rendered reference, made once
 	sessions *scs.SessionManager
 	keys     keys
@@ -190,6 +194,10 @@ func New(opts Options) *Server {
 	s.completeDocument()
 
 	s.routePages(mux)
+	if opts.Metrics != nil {
+		mux.HandleFunc("GET /metrics", s.serveMetrics)
+	}
+	s.mux = mux
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeJSONError(w, &apiError{status: http.StatusNotFound, Message: "No API route matches " + r.Method + " " + r.URL.Path + "."})
 	})
@@ -319,6 +327,7 @@ func (s *Server) withRequestLog(next http.Handler) http.Handler {
 				// Whatever was answered, it did not reach the client.
 				status = statusClientClosed
 			}
+			s.observe(r, status, time.Since(start))
 			log.Info("request", "method", r.Method, "path", r.URL.Path, "status", status,
 				"bytes", rec.bytes, "duration_ms", float64(time.Since(start).Microseconds())/1000, "remote", ip, "peer", r.RemoteAddr)
 		}()

@@ -29,6 +29,7 @@ var Scopes = []Scope{
 	{"apps:manage", "List, register, change and remove third-party apps and their tokens."},
 	{"devices:write", "Register and remove the push tokens of your devices."},
 	{"account:export", "Download everything stored for the account: GET /users/me/export."},
+	{"metrics:read", "Read the instance's metrics in the Prometheus format: GET /metrics (outside /api)."},
 }
 
 // ScopeNames lists the names of Scopes, in order.

@@ -1,0 +1,223 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"filippo.io/age"
+
+	"github.com/recur-journal/recur/store"
+)
+
+// BackupConfig is the [backup] section: backups on a schedule.
+type BackupConfig struct {
+	// Dir is where scheduled backups go; empty turns them off.
+	Dir string `toml:"dir"`
+	// Interval is the time between two backups.
+	Interval Duration `toml:"interval"`
+	// Keep is how many of the newest backups are kept; older ones that
+	// Recur named are removed.
+	Keep int `toml:"keep"`
+	// AgeRecipient, when set, is an age X25519 public key (age1...) each
+	// backup is encrypted to.
+	AgeRecipient string `toml:"age_recipient"`
+}
+
+// validate checks the [backup] section.
+func (c BackupConfig) validate() error {
+	bad := func(key, format string, args ...any) error {
+		return &ConfigError{Source: "value", Key: "backup." + key, Reason: fmt.Sprintf(format, args...)}
+	}
+	if c.Interval.Duration < time.Minute {
+		return bad("interval", "must be at least 1m, like 24h")
+	}
+	if c.Keep < 1 {
+		return bad("keep", "must be at least 1")
+	}
+	if c.AgeRecipient != "" {
+		if _, err := parseRecipient(c.AgeRecipient); err != nil {
+			return bad("age_recipient", "%v", err)
+		}
+	}
+	return nil
+}
+
+// backupCheck is how often the backup job looks whether one is due. The job
+// goes by the newest archive in the folder, not by when the server started,
+// so a server restarted more often than the interval still backs up.
+const backupCheck = 10 * time.Minute
+
+// Scheduled backups are named for the moment they were made, in UTC, so
+// that their names sort as their times do; an encrypted one ends in .age.
+// Rotation touches no file but these.
+const backupTimeLayout = "20060102T150405.000Z"
+
+var backupName = regexp.MustCompile(`^recur-backup-(\d{8}T\d{6}\.\d{3}Z)\.tar\.gz(\.age)?$`)
+
+// scheduledBackups writes a backup archive into a folder every interval and
+// removes the oldest beyond the ones it keeps.
+type scheduledBackups struct {
+	cfg       BackupConfig
+	dataDir   string
+	store     *store.Store
+	recipient age.Recipient // nil: plain archives
+	log       *slog.Logger
+	now       func() time.Time
+
+	running atomic.Bool
+	mu      sync.Mutex
+	failed  time.Time // when the last try failed; zero after a success
+}
+
+// newScheduledBackups returns the backup job's state, or nil when [backup]
+// dir is empty.
+func (m *Main) newScheduledBackups() *scheduledBackups {
+	cfg := m.Config.Backup
+	if cfg.Dir == "" {
+		return nil
+	}
+	b := &scheduledBackups{cfg: cfg, dataDir: m.Config.Storage.DataDir, store: m.store,
+		log: m.Logger.With("part", "backup"), now: time.Now}
+	if cfg.AgeRecipient != "" {
+		b.recipient, _ = parseRecipient(cfg.AgeRecipient) // checked by Validate
+	}
+	return b
+}
+
+// schedule is the cron schedule of the job that checks whether a backup is due.
+func (b *scheduledBackups) schedule() string {
+	return "@every " + min(b.cfg.Interval.Duration, backupCheck).String()
+}
+
+// run backs up when one is due: when the newest archive in the folder is an
+// interval old (or there is none), and no try failed within the last
+// interval. A run while another is under way is skipped.
+func (b *scheduledBackups) run(ctx context.Context) error {
+	if !b.running.CompareAndSwap(false, true) {
+		b.log.Info("backup skipped: the previous one is still running")
+		return nil
+	}
+	defer b.running.Store(false)
+	if !b.due() {
+		return nil
+	}
+	_, err := b.backup(ctx)
+	return err
+}
+
+// due reports whether a backup is due now. A folder that cannot be read
+// makes one due, so that the try fails, is logged and waits an interval.
+func (b *scheduledBackups) due() bool {
+	now := b.now()
+	b.mu.Lock()
+	failed := b.failed
+	b.mu.Unlock()
+	if !failed.IsZero() && now.Sub(failed) < b.cfg.Interval.Duration {
+		return false
+	}
+	names, err := b.archives()
+	if err != nil || len(names) == 0 {
+		return true
+	}
+	newest, _ := time.Parse(backupTimeLayout, backupName.FindStringSubmatch(names[len(names)-1])[1])
+	return now.Sub(newest) >= b.cfg.Interval.Duration
+}
+
+// backup writes one archive now, then removes the oldest beyond Keep. It
+// logs one line, with the archive's size, and returns the archive's path.
+func (b *scheduledBackups) backup(ctx context.Context) (string, error) {
+	path, size, err := b.write(ctx)
+	b.mu.Lock()
+	if err != nil {
+		b.failed = b.now()
+	} else {
+		b.failed = time.Time{}
+	}
+	b.mu.Unlock()
+	if err != nil {
+		return "", fmt.Errorf("backup failed; next try in %s: %w", b.cfg.Interval.Duration, err)
+	}
+	removed, err := b.rotate()
+	b.log.Info("backup written", "file", path, "size", byteSize(size), "bytes", size,
+		"encrypted", b.recipient != nil, "removed", removed)
+	if err != nil {
+		return path, fmt.Errorf("remove old backups: %w", err)
+	}
+	return path, nil
+}
+
+// write writes the archive under a temporary name and renames it into
+// place, so that a backup cut short never counts as the newest.
+func (b *scheduledBackups) write(ctx context.Context) (string, int64, error) {
+	if err := os.MkdirAll(b.cfg.Dir, 0o700); err != nil {
+		return "", 0, err
+	}
+	key, err := os.ReadFile(filepath.Join(b.dataDir, secretFile))
+	if err != nil {
+		return "", 0, err
+	}
+	parsed, ok := parseSecret(key)
+	if !ok {
+		return "", 0, fmt.Errorf("%s is not a secret Recur made", secretFile)
+	}
+	name := "recur-backup-" + b.now().UTC().Format(backupTimeLayout) + ".tar.gz"
+	if b.recipient != nil {
+		name += ".age"
+	}
+	path := filepath.Join(b.cfg.Dir, name)
+	partial := filepath.Join(b.cfg.Dir, ".partial-"+name)
+	size, err := writeBackup(ctx, b.store, parsed, partial, b.recipient)
+	if err != nil {
+		return "", 0, err
+	}
+	if err := os.Rename(partial, path); err != nil {
+		os.Remove(partial)
+		return "", 0, err
+	}
+	return path, size, nil
+}
+
+// archives lists the scheduled backups in the folder, oldest first.
+func (b *scheduledBackups) archives() ([]string, error) {
+	entries, err := os.ReadDir(b.cfg.Dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range entries {
+		if e.Type().IsRegular() && backupName.MatchString(e.Name()) {
+			names = append(names, e.Name())
+		}
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+// rotate removes the oldest scheduled backups beyond Keep, and returns how
+// many it removed.
+func (b *scheduledBackups) rotate() (int, error) {
+	names, err := b.archives()
+	if err != nil {
+		return 0, err
+	}
+	removed := 0
+	for _, name := range names[:max(0, len(names)-b.cfg.Keep)] {
+		if err := os.Remove(filepath.Join(b.cfg.Dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return removed, err
+		}
+		removed++
+	}
+	return removed, nil
+}
