@@ -189,16 +189,37 @@ func browserApp(t *testing.T, gate *modelGate) (string, *Main, *fakeollama.Serve
 // newBrowser starts headless chromium with the flags DESIGN.md gives and
 // collects every console error, uncaught exception and error log entry.
 func newBrowser(t *testing.T) (context.Context, func() []string) {
+	// Chromium's helper processes may still write into their profile for a
+	// moment after the browser is closed, which t.TempDir's removal takes
+	// for a failure: the profile is removed here, with a few bounded tries.
+	profile, err := os.MkdirTemp("", "recur-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for range 50 {
+			if err = os.RemoveAll(profile); err == nil {
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		t.Logf("chromium profile %s left behind: %v", profile, err)
+	})
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromium), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(390, 844),
+		chromedp.UserDataDir(profile), chromedp.WindowSize(390, 844),
 	}
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(actx)
 	ctx, cancelTime := context.WithTimeout(ctx, 3*time.Minute)
-	t.Cleanup(func() { cancelTime(); cancelCtx(); cancelAlloc() })
+	t.Cleanup(func() {
+		chromedp.Cancel(ctx) // closes the browser and waits for it
+		cancelTime()
+		cancelCtx()
+		cancelAlloc()
+	})
 	var mu sync.Mutex
 	var errs []string
 	chromedp.ListenTarget(ctx, func(ev any) {

@@ -29,7 +29,8 @@ Usage:
   recur backup FILE                       write the database and secret.key to one archive
   recur restore ARCHIVE                   bring a backup back into an empty data folder
   recur doctor                            check the configuration, the database and Ollama
-  recur version                           print the version
+  recur health [--url URL]                ask the running server whether it is healthy
+  recur version                           print the version, commit and commit time
 
 Every command takes --config FILE (default ./recur.toml when present).
 Every key can also be set with RECUR_<SECTION>_<KEY>, such as RECUR_SERVER_ADDR.
@@ -77,9 +78,11 @@ func (m *Main) ParseFlags(args []string) error {
 		return m.parse("doctor", "Check the configuration, the database and whether Ollama answers and has the model.", rest, 0, 0, nil,
 			func([]string) { m.command = m.doctor })
 	case "version":
-		return m.parse("version", "Print the version.", rest, 0, 0, nil, func([]string) {
-			m.command = func(context.Context) error { _, err := fmt.Fprintln(m.Stdout, "recur", version); return err }
+		return m.parse("version", "Print the version, the commit it was built from and that commit's time.", rest, 0, 0, nil, func([]string) {
+			m.command = func(context.Context) error { return readBuild().print(m.Stdout) }
 		})
+	case "health":
+		return m.parseHealth(rest)
 	}
 	return fmt.Errorf("unknown command %q; run recur --help to see the commands", name)
 }

@@ -128,9 +128,12 @@ func (e *ConfigError) Error() string {
 
 // LoadConfig reads path over the defaults (a missing file is fine when
 // required is false), applies RECUR_* variables from environ and checks the
-// result.
+// result. Under systemd, STATE_DIRECTORY replaces the default data folder.
 func LoadConfig(path string, required bool, environ []string) (Config, error) {
 	cfg := DefaultConfig()
+	if dir := stateDirectory(environ); dir != "" {
+		cfg.Storage.DataDir = dir
+	}
 	if path != "" {
 		md, err := toml.DecodeFile(path, &cfg)
 		switch {
@@ -148,6 +151,19 @@ func LoadConfig(path string, required bool, environ []string) (Config, error) {
 		return cfg, err
 	}
 	return cfg, cfg.Validate()
+}
+
+// stateDirectory is the folder systemd made for the service
+// (StateDirectory=), the data folder's default when set: the first of the
+// colon-separated list in STATE_DIRECTORY.
+func stateDirectory(environ []string) string {
+	for _, kv := range environ {
+		if v, ok := strings.CutPrefix(kv, "STATE_DIRECTORY="); ok {
+			dir, _, _ := strings.Cut(v, ":")
+			return dir
+		}
+	}
+	return ""
 }
 
 // tomlError turns a TOML decoding error into one line naming the key.

@@ -23,6 +23,7 @@ import (
 	_ "time/tzdata" // every IANA zone, whatever the host has installed
 
 	"github.com/robfig/cron/v3"
+	_ "golang.org/x/crypto/x509roots/fallback" // CA roots for mail over TLS where the system has none (a scratch image)
 
 	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/migrations"
@@ -32,9 +33,6 @@ import (
 	"github.com/recur-journal/recur/store"
 	"github.com/recur-journal/recur/web"
 )
-
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -239,6 +237,7 @@ func (m *Main) serve(ctx context.Context) error {
 	}
 	m.Logger.Info("recur is listening", "url", "http://"+ln.Addr().String(), "api_docs", m.Config.BaseURL()+"/api/docs/api",
 		"data_dir", m.Config.Storage.DataDir, "version", version)
+	m.reportOllama(ctx, ollama)
 	return nil
 }
 

@@ -1,0 +1,224 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// maxImageBytes is the most the image may weigh.
+const maxImageBytes = 30 << 20
+
+// podman runs podman with the flags a CI machine without cgroup delegation
+// needs (kept here: users run the image with their own defaults).
+type podman struct {
+	t *testing.T
+}
+
+// run runs podman with args, bounded by timeout, and returns its output.
+func (p podman) run(timeout time.Duration, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	args = append([]string{"--runtime", "runc", "--cgroup-manager=cgroupfs"}, args...)
+	cmd := exec.CommandContext(ctx, "podman", args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if err != nil {
+		return out.String(), fmt.Errorf("podman %s: %w\n%s", strings.Join(args[3:], " "), err, errb.String())
+	}
+	return strings.TrimSpace(out.String()), nil
+}
+
+func (p podman) must(timeout time.Duration, args ...string) string {
+	p.t.Helper()
+	out, err := p.run(timeout, args...)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	return out
+}
+
+// TestContainer builds the image from the Dockerfile, runs it with a named
+// volume, waits for its health check, makes a user and a token inside it,
+// posts a capture, restarts the container and finds the capture in the
+// volume. It needs podman (and root, or a user podman works for): CI
+// installs it and fails without it; elsewhere the test skips.
+func TestContainer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a container image")
+	}
+	if _, err := exec.LookPath("podman"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("podman is missing: .ci/run installs it with apt-get install podman runc")
+		}
+		t.Skip("podman is not installed (apt-get install podman runc); the image is tested in CI")
+	}
+	p := podman{t}
+	suffix := randomSuffix(t)
+	image, volume, name := "localhost/recur-test-"+suffix, "recur-test-"+suffix, "recur-test-"+suffix
+
+	// The build context is what .dockerignore lets through: the binary,
+	// built as the Dockerfile says, and deploy/container.
+	ctxDir := t.TempDir()
+	goBuild := func(extra ...string) ([]byte, error) {
+		args := append([]string{"build", "-trimpath", "-ldflags=-s -w"}, extra...)
+		build := exec.Command("go", append(args, "-o", filepath.Join(ctxDir, "recur"), ".")...)
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		return build.CombinedOutput()
+	}
+	out, err := goBuild()
+	if err != nil && bytes.Contains(out, []byte("-buildvcs=false")) {
+		// A checkout git refuses to read (owned by another user) cannot
+		// stamp the commit; the image is the same without it.
+		t.Logf("building without the commit: %s", out)
+		out, err = goBuild("-buildvcs=false")
+	}
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, f := range []string{"Dockerfile", ".dockerignore", "deploy/container/etc/passwd", "deploy/container/etc/group", "deploy/container/empty/.gitkeep"} {
+		copyFile(t, f, filepath.Join(ctxDir, f))
+	}
+
+	t.Cleanup(func() {
+		// Each removal is tried whatever happened before; none may be left.
+		for _, args := range [][]string{{"rm", "-f", "-t", "0", name}, {"volume", "rm", "-f", volume}, {"rmi", "-f", image}} {
+			if _, err := p.run(time.Minute, args...); err != nil {
+				t.Errorf("clean up: %v", err)
+			}
+		}
+	})
+	p.must(5*time.Minute, "build", "--format", "docker", "--layers=false", "-t", image, ctxDir)
+
+	t.Run("Image", func(t *testing.T) {
+		size, err := strconv.ParseInt(p.must(time.Minute, "image", "inspect", "--format", "{{.Size}}", image), 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if size >= maxImageBytes {
+			t.Errorf("the image is %d bytes, want under %d", size, maxImageBytes)
+		}
+		if user := p.must(time.Minute, "image", "inspect", "--format", "{{.Config.User}}", image); user == "" || strings.HasPrefix(user, "0") || strings.HasPrefix(user, "root") {
+			t.Errorf("the image runs as %q, want a user other than root", user)
+		}
+		if hc := p.must(time.Minute, "image", "inspect", "--format", "{{json .Config.Healthcheck.Test}}", image); hc != `["CMD","recur","health"]` {
+			t.Errorf("the image's health check is %s, want recur health", hc)
+		}
+	})
+
+	port := freePort(t)
+	base := "http://127.0.0.1:" + port + "/api"
+	p.must(time.Minute, "volume", "create", volume)
+	p.must(2*time.Minute, "run", "-d", "--name", name,
+		"--ulimit", "nofile=1024:1024", "--ulimit", "nproc=1000:1000",
+		"-p", "127.0.0.1:"+port+":8080", "-v", volume+":/data", image)
+	waitHealthy(t, p, name, base)
+
+	id := p.must(time.Minute, "exec", name, "recur", "user", "add", "owner@example.com")
+	token := p.must(time.Minute, "exec", name, "recur", "token", "create", "owner@example.com")
+	if id == "" || !strings.Contains(token, "|") {
+		t.Fatalf("user add printed %q, token create %q", id, token)
+	}
+	c := apiClient{t: t, base: base, token: token, http: &http.Client{Timeout: 10 * time.Second}}
+	text := "Written in the container, kept in the volume " + suffix + "."
+	status, created := c.do("POST", "/captures", `{"text":"`+text+`"}`)
+	data, _ := created["data"].(map[string]any)
+	captureID, _ := data["id"].(string)
+	if status != http.StatusCreated || captureID == "" {
+		t.Fatalf("POST /captures = %d %v", status, created)
+	}
+
+	started := p.must(time.Minute, "inspect", "--format", "{{.State.StartedAt}}", name)
+	p.must(time.Minute, "restart", "-t", "20", name)
+	if again := p.must(time.Minute, "inspect", "--format", "{{.State.StartedAt}}", name); again == started {
+		t.Fatalf("the container did not restart: started at %s both times", started)
+	}
+	waitHealthy(t, p, name, base)
+	status, got := c.do("GET", "/captures/"+captureID, "")
+	data, _ = got["data"].(map[string]any)
+	if status != http.StatusOK || data["original"] != text {
+		t.Fatalf("after the restart GET /captures/%s = %d %v, want the capture with its text", captureID, status, got)
+	}
+	if out := p.must(time.Minute, "exec", name, "recur", "version"); !strings.HasPrefix(out, "recur ") || !strings.Contains(out, "commit:") {
+		t.Errorf("recur version in the image printed %q", out)
+	}
+}
+
+// waitHealthy waits, for at most a minute, until the container's own
+// health check (the image's HEALTHCHECK, recur health) passes and the
+// published port answers the health check with 200.
+func waitHealthy(t *testing.T, p podman, name, base string) {
+	t.Helper()
+	client := &http.Client{Timeout: 3 * time.Second}
+	var last error
+	for range 120 {
+		_, last = p.run(30*time.Second, "healthcheck", "run", name)
+		if last == nil {
+			res, err := client.Get(base + "/health-check")
+			if err == nil {
+				body, _ := io.ReadAll(res.Body)
+				res.Body.Close()
+				var h struct {
+					Data struct{ Status string } `json:"data"`
+				}
+				json.Unmarshal(body, &h)
+				// No Ollama runs beside the test: degraded is the healthy answer.
+				if res.StatusCode == http.StatusOK && (h.Data.Status == "ok" || h.Data.Status == "degraded") {
+					return
+				}
+				err = fmt.Errorf("health check answered %d %s", res.StatusCode, body)
+			}
+			last = err
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	logs, _ := p.run(time.Minute, "logs", name)
+	t.Fatalf("the container never turned healthy: %v\nits log:\n%s", last, logs)
+}
+
+// freePort is a loopback port nothing listens on at the moment.
+func freePort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+}
+
+func randomSuffix(t *testing.T) string {
+	b := make([]byte, 4)
+	if _, err := rand.Read(b); err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(b)
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

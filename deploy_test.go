@@ -1,0 +1,214 @@
+package main
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+// composeFile is the part of compose.yaml the checks below read.
+type composeFile struct {
+	Services map[string]struct {
+		Image       string            `yaml:"image"`
+		Build       string            `yaml:"build"`
+		Restart     string            `yaml:"restart"`
+		Ports       []string          `yaml:"ports"`
+		Environment map[string]string `yaml:"environment"`
+		Volumes     []string          `yaml:"volumes"`
+		Command     []string          `yaml:"command"`
+		Deploy      any               `yaml:"deploy"`
+		Healthcheck *struct {
+			Test []string `yaml:"test"`
+		} `yaml:"healthcheck"`
+		DependsOn map[string]struct {
+			Condition string `yaml:"condition"`
+		} `yaml:"depends_on"`
+	} `yaml:"services"`
+	Volumes map[string]any `yaml:"volumes"`
+}
+
+// interpolate replaces compose's ${NAME:-default} by the default, as
+// compose does when NAME is unset.
+func interpolate(s string) string {
+	return regexp.MustCompile(`\$\{[A-Z_]+:-([^}]*)\}`).ReplaceAllString(s, "$1")
+}
+
+func TestComposeFile(t *testing.T) {
+	raw, err := os.ReadFile("compose.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c composeFile
+	if err := yaml.Unmarshal(raw, &c); err != nil {
+		t.Fatalf("compose.yaml is not valid YAML: %v", err)
+	}
+	recur, ollama, pull := c.Services["recur"], c.Services["ollama"], c.Services["ollama-pull"]
+
+	t.Run("RecurFromTheDockerfile", func(t *testing.T) {
+		if recur.Build != "." {
+			t.Errorf("recur builds from %q, want the Dockerfile beside compose.yaml", recur.Build)
+		}
+		if hc := recur.Healthcheck; hc == nil || !slices.Equal(hc.Test, dockerfileHealthcheck(t)) {
+			t.Errorf("recur's health check is %v, want the Dockerfile's %v", hc, dockerfileHealthcheck(t))
+		}
+		if !slices.Contains(recur.Volumes, "recur-data:"+dockerfileVolume(t)) {
+			t.Errorf("recur mounts %v, want the volume recur-data on the Dockerfile's %s", recur.Volumes, dockerfileVolume(t))
+		}
+		for _, p := range recur.Ports {
+			if !strings.HasPrefix(p, "127.0.0.1:") {
+				t.Errorf("port %q is published beyond the loopback address", p)
+			}
+		}
+	})
+	t.Run("RecurSettingsAreKeys", func(t *testing.T) {
+		var env []string
+		for k, v := range recur.Environment {
+			env = append(env, k+"="+interpolate(v))
+		}
+		cfg := DefaultConfig()
+		if err := applyEnv(&cfg, env); err != nil {
+			t.Fatal(err)
+		}
+		if err := cfg.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := cfg.Ollama.URL, "http://ollama:11434"; got != want {
+			t.Errorf("Recur asks Ollama at %q, want the service by name, %q", got, want)
+		}
+	})
+	t.Run("Ollama", func(t *testing.T) {
+		if ollama.Image != "ollama/ollama" || pull.Image != "ollama/ollama" {
+			t.Errorf("images %q and %q, want the official ollama/ollama", ollama.Image, pull.Image)
+		}
+		if !slices.Contains(ollama.Volumes, "ollama-models:/root/.ollama") {
+			t.Errorf("ollama mounts %v, want a volume for its models", ollama.Volumes)
+		}
+		if ollama.Healthcheck == nil || len(ollama.Healthcheck.Test) == 0 {
+			t.Error("ollama has no health check")
+		}
+		if ollama.Deploy != nil || !strings.Contains(string(raw), "#         - driver: nvidia") {
+			t.Error("the GPU stanza should be there, commented out")
+		}
+	})
+	t.Run("PullsTheConfiguredModels", func(t *testing.T) {
+		if pull.Restart != "no" {
+			t.Errorf("ollama-pull restarts %q, want a one-shot service", pull.Restart)
+		}
+		if got := pull.Environment["OLLAMA_HOST"]; got != "http://ollama:11434" {
+			t.Errorf("ollama-pull talks to %q", got)
+		}
+		script := strings.Join(pull.Command, " ")
+		for _, key := range []string{"RECUR_OLLAMA_MODEL", "RECUR_OLLAMA_EMBED_MODEL"} {
+			if model := recur.Environment[key]; model == "" || !strings.Contains(script, "ollama pull "+model) {
+				t.Errorf("ollama-pull (%q) does not pull %s, %q", script, key, model)
+			}
+		}
+	})
+	t.Run("StartsInOrder", func(t *testing.T) {
+		for name, cond := range map[string]string{"recur": recur.DependsOn["ollama"].Condition, "ollama-pull": pull.DependsOn["ollama"].Condition} {
+			if cond != "service_healthy" {
+				t.Errorf("%s waits for ollama until %q, want service_healthy", name, cond)
+			}
+		}
+	})
+	t.Run("VolumesDeclared", func(t *testing.T) {
+		for name, s := range c.Services {
+			for _, v := range s.Volumes {
+				vol, _, _ := strings.Cut(v, ":")
+				if _, ok := c.Volumes[vol]; !ok {
+					t.Errorf("%s mounts %q, which is not declared under volumes", name, vol)
+				}
+			}
+		}
+	})
+}
+
+// dockerfileHealthcheck is the command of the Dockerfile's HEALTHCHECK.
+func dockerfileHealthcheck(t *testing.T) []string {
+	line := dockerfileLine(t, "HEALTHCHECK ")
+	_, cmd, ok := strings.Cut(line, " CMD ")
+	var args []string
+	if !ok || yaml.Unmarshal([]byte(cmd), &args) != nil { // a JSON array is YAML too
+		t.Fatalf("HEALTHCHECK %q has no exec-form CMD", line)
+	}
+	return append([]string{"CMD"}, args...)
+}
+
+func dockerfileVolume(t *testing.T) string {
+	return strings.TrimPrefix(dockerfileLine(t, "VOLUME "), "VOLUME ")
+}
+
+func dockerfileLine(t *testing.T, prefix string) string {
+	t.Helper()
+	f, err := os.Open("Dockerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), prefix) {
+			return sc.Text()
+		}
+	}
+	t.Fatalf("the Dockerfile has no %s line", prefix)
+	return ""
+}
+
+func TestSystemdUnit(t *testing.T) {
+	raw, err := os.ReadFile("deploy/recur.service")
+	if err != nil {
+		t.Fatal(err)
+	}
+	unit := string(raw)
+	t.Run("Settings", func(t *testing.T) {
+		for _, want := range []string{"DynamicUser=yes", "StateDirectory=recur", "ExecStart=/usr/local/bin/recur serve",
+			"ProtectSystem=strict", "NoNewPrivileges=yes", "PrivateTmp=yes", "ProtectHome=yes", "CapabilityBoundingSet=\n"} {
+			if !strings.Contains(unit, "\n"+want) {
+				t.Errorf("the unit lacks %q", strings.TrimSpace(want))
+			}
+		}
+	})
+	analyze, err := exec.LookPath("systemd-analyze")
+	if err != nil {
+		t.Skip("systemd-analyze is not installed (apt-get install systemd)")
+	}
+	// verify checks that ExecStart names an executable: point it at one.
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "recur.service")
+	if err := os.WriteFile(path, []byte(strings.ReplaceAll(unit, "/usr/local/bin/recur", self)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("Verify", func(t *testing.T) {
+		// It warns of unknown keys and bad values and still exits 0: any
+		// word from it is a failure.
+		out, err := exec.Command(analyze, "verify", "--man=no", path).CombinedOutput()
+		if err != nil || len(out) > 0 {
+			t.Fatalf("systemd-analyze verify: %v\n%s", err, out)
+		}
+	})
+	t.Run("Exposure", func(t *testing.T) {
+		out, err := exec.Command(analyze, "security", "--offline=true", path).CombinedOutput()
+		if err != nil {
+			t.Skipf("this systemd-analyze cannot rate a unit file offline: %v", err)
+		}
+		m := regexp.MustCompile(`Overall exposure level for recur.service: ([0-9.]+)`).FindSubmatch(out)
+		if m == nil {
+			t.Fatalf("no exposure level in:\n%s", out)
+		}
+		if level, _ := strconv.ParseFloat(string(m[1]), 64); level > 2 {
+			t.Errorf("the unit's exposure level is %.1f, want at most 2 (systemd rates 0 best, 10 worst)", level)
+		}
+	})
+}

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime/debug"
+)
+
+// version is the build's version as the Go toolchain stamped it: a tag such
+// as v1.0.0, or a pseudo-version naming the commit, or "dev" when the build
+// carries none (go run, tests).
+var version = readBuild().Version
+
+// build is what the Go toolchain recorded about this binary.
+type build struct {
+	Version   string
+	Commit    string // vcs.revision
+	Time      string // vcs.time: when that commit was made, in UTC
+	Modified  bool   // vcs.modified: built with uncommitted changes
+	GoVersion string
+}
+
+// readBuild reads the build information embedded in the binary. Builds
+// from a git checkout (go build, go install) carry the commit and its time.
+func readBuild() build {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return build{Version: "dev"}
+	}
+	return buildFrom(info)
+}
+
+// buildFrom picks the version and the commit out of info.
+func buildFrom(info *debug.BuildInfo) build {
+	b := build{Version: "dev"}
+	b.GoVersion = info.GoVersion
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		b.Version = v
+	}
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			b.Commit = s.Value
+		case "vcs.time":
+			b.Time = s.Value
+		case "vcs.modified":
+			b.Modified = s.Value == "true"
+		}
+	}
+	return b
+}
+
+// print writes the build information, one fact a line.
+func (b build) print(w io.Writer) error {
+	unknown := func(s string) string {
+		if s == "" {
+			return "unknown (not built from a git checkout)"
+		}
+		return s
+	}
+	_, err := fmt.Fprintf(w, "recur %s\ncommit:   %s\ntime:     %s\nmodified: %t\ngo:       %s\n",
+		b.Version, unknown(b.Commit), unknown(b.Time), b.Modified, b.GoVersion)
+	return err
+}
