@@ -225,8 +225,9 @@ func (a *App) fail(w http.ResponseWriter, r *http.Request, err error) {
 // banner is the Ollama problem shown on every page: what is wrong and the
 // command that mends it.
 type banner struct {
-	Problem string
-	Command string
+	Problem string // one plain sentence
+	Command string // what to run
+	Detail  string // the health check's own words, for whoever digs deeper
 }
 
 // bannerCache asks the health reporter at most every bannerTTL, so pages
@@ -255,20 +256,19 @@ func (c *bannerCache) get(ctx context.Context, h server.HealthReporter) *banner 
 	if o.Reachable && o.ModelPresent && !o.Failing {
 		return nil
 	}
-	b := &banner{Problem: o.Error}
+	// The sentence is plain; the technical reason goes under Details.
+	b := &banner{Detail: strings.ReplaceAll(o.Error, "`", "")}
 	switch {
 	case !o.Reachable:
+		b.Problem = "Ollama does not answer at " + o.URL + "."
 		b.Command = "ollama serve"
 	case !o.ModelPresent:
+		b.Problem = "Ollama does not have the model " + o.Model + " yet."
 		b.Command = "ollama pull " + o.Model
 	default:
+		b.Problem = "Calls to Ollama are failing; Recur keeps trying on its own."
 		b.Command = "ollama ps"
 	}
-	if b.Problem == "" {
-		b.Problem = "Ollama cannot be used right now."
-	}
-	// The command is shown on its own; the sentence keeps the rest.
-	b.Problem = strings.ReplaceAll(b.Problem, "`", "")
 	c.banner = b
 	return b
 }
