@@ -213,7 +213,8 @@ func (m *Main) serve(ctx context.Context) error {
 		Events:          m.events,
 		Metrics:         m.ops.metrics,
 	})
-	srv.Mount(web.New(web.Options{Store: m.store, Accounts: srv, Analyser: m.pipeline, Events: m.events, Health: reporter, Logger: m.Logger}))
+	srv.Mount(web.New(web.Options{Store: m.store, Accounts: srv, Analyser: m.pipeline, Events: m.events, Health: reporter, Logger: m.Logger,
+		MailLogs: m.Config.Mail.SMTPHost == ""}))
 	srv.Start()
 	m.api = srv
 	ln, err := net.Listen("tcp", m.Config.Server.Addr)

@@ -155,32 +155,11 @@ func errCodeRejected() *apiError {
 }
 
 func (s *Server) exchangeMagicCode(ctx context.Context, in *magicTokenInput) (*struct{ Body Data[AccessToken] }, error) {
-	if err := s.limiter.allow("magic-token-ip", remoteIP(ctx)); err != nil {
+	user, err := s.checkSignInCode(ctx, in.Body.Email, in.Body.Code, false)
+	if err != nil {
 		return nil, err
 	}
-	email := store.NormaliseEmail(in.Body.Email)
-	if err := s.limiter.allow("magic-token-address", email); err != nil {
-		return nil, err
-	}
-	code := strings.TrimSpace(in.Body.Code)
-	user, err := s.opts.Store.FindUserByEmail(ctx, email)
-	if store.ErrorCode(err) == store.ENOTFOUND {
-		// The same work as for a known address: a code is looked for (under
-		// no user, so none is found, and the answer is the one 422) in the
-		// same write transaction.
-		user = &store.User{}
-	} else if err != nil {
-		return nil, err
-	}
-	hash := s.keys.mac(store.CodeSignIn, user.ID, code)
-	// With two-factor on, the code is checked but kept until the second
-	// factor is right too.
-	if err := s.opts.Store.CheckMailCode(ctx, user.ID, store.CodeSignIn, hash, !user.TwoFactor()); err != nil {
-		if store.ErrorCode(err) == store.EINVALID {
-			return nil, errCodeRejected()
-		}
-		return nil, err
-	}
+	hash := s.keys.mac(store.CodeSignIn, user.ID, strings.TrimSpace(in.Body.Code))
 	if user.TwoFactor() {
 		if in.Body.TwoFactorCode == "" && in.Body.RecoveryCode == "" {
 			return nil, invalid("two_factor_code", "Two-factor authentication is on: send two_factor_code or recovery_code with the code.")
@@ -209,6 +188,40 @@ func (s *Server) exchangeMagicCode(ctx context.Context, in *magicTokenInput) (*s
 		return nil, err
 	}
 	return one(AccessToken{Token: plain, ID: t.ID, Name: t.Name, Scopes: t.Scopes, ExpiresAt: stamp(t.ExpiresAt), CreatedAt: Timestamp(t.CreatedAt)}), nil
+}
+
+// checkSignInCode finds the user a mailed sign-in code is for, within the
+// limits of POST /magic-links/tokens. The code is used up, except that with
+// two-factor on it is kept unless consume is set. Every failure of the code
+// is the same 422 under code.
+func (s *Server) checkSignInCode(ctx context.Context, address, code string, consume bool) (*store.User, error) {
+	if err := s.limiter.allow("magic-token-ip", remoteIP(ctx)); err != nil {
+		return nil, err
+	}
+	email := store.NormaliseEmail(address)
+	if err := s.limiter.allow("magic-token-address", email); err != nil {
+		return nil, err
+	}
+	code = strings.TrimSpace(code)
+	user, err := s.opts.Store.FindUserByEmail(ctx, email)
+	if store.ErrorCode(err) == store.ENOTFOUND {
+		// The same work as for a known address: a code is looked for (under
+		// no user, so none is found, and the answer is the one 422) in the
+		// same write transaction.
+		user = &store.User{}
+	} else if err != nil {
+		return nil, err
+	}
+	hash := s.keys.mac(store.CodeSignIn, user.ID, code)
+	// With two-factor on, the code is checked but kept until the second
+	// factor is right too, unless the caller keeps that state itself.
+	if err := s.opts.Store.CheckMailCode(ctx, user.ID, store.CodeSignIn, hash, consume || !user.TwoFactor()); err != nil {
+		if store.ErrorCode(err) == store.EINVALID {
+			return nil, errCodeRejected()
+		}
+		return nil, err
+	}
+	return user, nil
 }
 
 // checkPath applies the rules of a link's path: required, at most 255

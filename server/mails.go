@@ -17,6 +17,7 @@ func codeMail(to, subject, purpose, code string) mail.Message {
 		HTML: fmt.Sprintf(`<p>Your code to %s is:</p><p style="font-size:28px;font-family:monospace;letter-spacing:4px"><strong>%s</strong></p>`+
 			`<p>It works once, for 10 minutes. If you did not ask for it, ignore this mail: nobody can use it without this mailbox.</p><p>Recur</p>`,
 			html.EscapeString(purpose), html.EscapeString(code)),
+		Code: code,
 	}
 }
 
@@ -29,5 +30,6 @@ func linkMail(to, subject, action, link, lifetime string) mail.Message {
 			action, link, lifetime),
 		HTML: fmt.Sprintf(`<p><a href="%s">Open this link to %s</a>.</p><p>It works for %s. If you did not ask for it, ignore this mail.</p><p>Recur</p>`,
 			html.EscapeString(link), html.EscapeString(action), html.EscapeString(lifetime)),
+		Link: link,
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"net/mail"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -111,6 +112,25 @@ func (s *Store) FindUserByEmail(ctx context.Context, email string) (*User, error
 func (u *User) PasswordMatches(password string) bool {
 	ok, _ := VerifyPassword(u.PasswordHash, password)
 	return ok
+}
+
+// SetUserName changes the name the user goes by (trimmed, at most 255
+// characters). It returns EINVALID under name, or ENOTFOUND.
+func (s *Store) SetUserName(ctx context.Context, userID, name string) error {
+	name = strings.TrimSpace(name)
+	if utf8.RuneCountInString(name) > 255 {
+		return Invalid("name", "The name may not be longer than 255 characters.")
+	}
+	return s.update(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE users SET name = ?, updated_at = ? WHERE id = ?`, name, FormatTime(s.Now()), userID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return NotFound("User")
+		}
+		return nil
+	})
 }
 
 // SetPasswordHash replaces the user's password hash, such as with one made

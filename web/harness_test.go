@@ -16,6 +16,7 @@ import (
 	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/pipeline/detect"
 	"github.com/recur-journal/recur/server"
+	"github.com/recur-journal/recur/server/mail"
 	"github.com/recur-journal/recur/store"
 	"github.com/recur-journal/recur/store/storetest"
 	"github.com/recur-journal/recur/web"
@@ -29,15 +30,16 @@ type harness struct {
 	srv        *httptest.Server
 	alice, bob *store.User
 	events     *journal.Events // what the pages publish, as the API's stream sends it
+	mail       *mailbox        // the mail the server sends
 }
 
 func newHarness(t testing.TB, health server.HealthReporter) *harness {
 	t.Helper()
 	s := storetest.MustOpen(t)
-	h := &harness{t: t, store: s, srv: httptest.NewServer(nil), events: journal.NewEvents()}
+	h := &harness{t: t, store: s, srv: httptest.NewServer(nil), events: journal.NewEvents(), mail: &mailbox{ch: make(chan mail.Message, 16)}}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	api := server.New(server.Options{Store: s, Logger: log, BaseURL: h.srv.URL, Secret: []byte("0123456789abcdef0123456789abcdef"),
-		Health: health, Events: h.events})
+		Health: health, Events: h.events, Mailer: h.mail})
 	api.Mount(web.New(web.Options{Store: s, Accounts: api, Health: health, Logger: log, PageSize: 5, Events: h.events}))
 	h.srv.Config.Handler = api.Handler()
 	api.Start()

@@ -98,7 +98,7 @@ func (a *App) home(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if v == nil {
-		a.render(w, r, http.StatusOK, "signin", page{Title: "Sign in", Data: signinData{}})
+		a.signinPage(w, r, http.StatusOK, signinData{})
 		return
 	}
 	r = r.WithContext(context.WithValue(r.Context(), viewerKey{}, v))

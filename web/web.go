@@ -16,13 +16,40 @@ import (
 	"github.com/recur-journal/recur/store"
 )
 
-// Accounts is what the pages need of sign-in, which the API server owns:
-// who is signed in on a browser session, mailing a sign-in link, and
-// signing out. *server.Server provides it.
+// Accounts is what the pages need of sign-in and the account, which the
+// API server owns: who is signed in on a browser session, the ways to sign
+// in, confirming the session, two-factor, sessions and tokens, deleting the
+// account. Each follows the rules of its API route; an error meant for the
+// person carries a status (GetStatus) and a sentence. *server.Server
+// provides it.
 type Accounts interface {
 	SessionUser(r *http.Request) string
 	MailSignInLink(ctx context.Context, email string) error
+	MailSignInCode(ctx context.Context, email string) error
+	SignInWithCode(ctx context.Context, email, code string) (twoFactor bool, err error)
+	SignInWithPassword(ctx context.Context, email, password string, remember bool) (twoFactor bool, err error)
+	WaitsForSecondFactor(r *http.Request) bool
+	SignInSecondFactor(ctx context.Context, code, recoveryCode string) error
 	SignOut(ctx context.Context) error
+
+	Confirmed(ctx context.Context) bool
+	ConfirmWithPassword(ctx context.Context, password string) error
+	MailConfirmationCode(ctx context.Context) error
+	ConfirmWithCode(ctx context.Context, code string) error
+	SetPassword(ctx context.Context, password string) error
+	SendVerificationMail(ctx context.Context) error
+
+	StartTwoFactor(ctx context.Context) (server.TwoFactorSetup, error)
+	ConfirmTwoFactor(ctx context.Context, code string) ([]string, error)
+	NewRecoveryCodes(ctx context.Context) ([]string, error)
+	DisableTwoFactor(ctx context.Context) error
+
+	BrowserSessions(ctx context.Context) ([]server.BrowserSession, error)
+	EndBrowserSession(ctx context.Context, id string) error
+	EndOtherBrowserSessions(ctx context.Context) error
+	Tokens(ctx context.Context) ([]server.ListedToken, error)
+	RevokeToken(ctx context.Context, id string) error
+	DeleteAccount(ctx context.Context) error
 }
 
 var _ Accounts = (*server.Server)(nil)
@@ -47,6 +74,9 @@ type Options struct {
 	// show a banner when Ollama cannot be used. Nil shows none.
 	Health server.HealthReporter
 	Logger *slog.Logger
+	// MailLogs says mail goes to the server's log (no SMTP server is set):
+	// the sign-in page tells where the link is.
+	MailLogs bool
 	// PageSize is how many entries a journal page lists; 0 means DefaultPageSize.
 	PageSize int
 }
@@ -102,6 +132,10 @@ func (a *App) routes() {
 	})
 	a.mux.HandleFunc("GET /{$}", a.home)
 	a.mux.HandleFunc("POST /sign-in", a.signIn)
+	a.mux.HandleFunc("POST /sign-in/code", a.mailCode)
+	a.mux.HandleFunc("POST /sign-in/code/check", a.signInWithCode)
+	a.mux.HandleFunc("POST /sign-in/password", a.signInWithPassword)
+	a.mux.HandleFunc("POST /sign-in/two-factor", a.secondFactor)
 	a.mux.HandleFunc("POST /sign-out", a.signOut)
 	a.mux.HandleFunc("POST /entries", a.signedIn(a.createEntry))
 	a.mux.HandleFunc("GET /entries/{id}", a.signedIn(a.showEntry))
@@ -115,6 +149,8 @@ func (a *App) routes() {
 	a.mux.HandleFunc("GET /calendar", a.signedIn(a.calendar))
 	a.mux.HandleFunc("GET /settings", a.signedIn(a.settings))
 	a.mux.HandleFunc("POST /settings", a.signedIn(a.saveSettings))
+	a.mux.HandleFunc("POST /settings/verification", a.signedIn(a.resendVerification))
+	a.securityRoutes()
 	a.mux.HandleFunc("/", a.notFound)
 }
 

@@ -19,6 +19,10 @@ type Message struct {
 	Subject string
 	Text    string
 	HTML    string
+	// Link or Code is what the mail carries for the person to use; the
+	// log stands in for the mail with it when no SMTP server is set.
+	Link string
+	Code string
 }
 
 // Sender delivers a message.
@@ -88,13 +92,23 @@ func (s *SMTPSender) Send(ctx context.Context, m Message) error {
 }
 
 // LogSender writes each mail to the log instead of sending it, so that
-// someone running Recur without an SMTP server can still sign in: the code
-// or link is in the log.
+// someone running Recur without an SMTP server can still sign in: one line
+// per mail, with the link or code it carries (or, for a mail carrying
+// neither, its text).
 type LogSender struct{ Logger *slog.Logger }
 
 // Send implements Sender.
 func (s *LogSender) Send(_ context.Context, m Message) error {
-	s.Logger.Warn("mail not sent: no [mail] smtp_host is set; here it is", "to", m.To, "subject", m.Subject, "body", m.Text)
+	args := []any{"to", m.To, "subject", m.Subject}
+	switch {
+	case m.Link != "":
+		args = append(args, "link", m.Link)
+	case m.Code != "":
+		args = append(args, "code", m.Code)
+	default:
+		args = append(args, "text", m.Text)
+	}
+	s.Logger.Warn("mail not sent: no [mail] smtp_host is set", args...)
 	return nil
 }
 
