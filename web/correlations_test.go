@@ -145,15 +145,16 @@ func TestPatternCorrelations(t *testing.T) {
 		a := alice.get("/patterns/" + id)
 		has(t, "pattern", a, 200, "That is an association, not a cause")
 		for name, want := range map[string]struct {
-			c    apiCorrelation
-			days int
-		}{"Lea": {lea, 5}, "the office": {office, 4}} {
+			c           apiCorrelation
+			days        int
+			preposition string
+		}{"Lea": {lea, 5, "with"}, "the office": {office, 4, "at"}} {
 			item := correlationItem(a.body, want.c.ID)
 			if item == "" {
 				t.Errorf("no [data-correlation-id] for %s", name)
 				continue
 			}
-			sample := fmt.Sprintf("on %d of your %d days with %s", want.c.Amount, want.days, name)
+			sample := fmt.Sprintf("on %d of your %d days %s %s", want.c.Amount, want.days, want.preposition, name)
 			if !strings.Contains(item, sample) {
 				t.Errorf("%s: the item lacks %q:\n%s", name, sample, item)
 			}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"html/template"
 	"net/http"
 	"time"
@@ -111,10 +112,28 @@ func (a *App) listPatterns(w http.ResponseWriter, r *http.Request) {
 	a.render(w, r, http.StatusOK, "patterns", page{Title: "Patterns", Nav: "patterns", Data: d})
 }
 
-// correlationView is a correlation with the sample behind it.
+// correlationView is a correlation with the sample behind it: the pattern
+// showed up on Together of the TagDays days the tag was seen on.
 type correlationView struct {
 	store.Correlation
 	Together, TagDays int
+}
+
+// Sample says the sample in words: "on 4 of your 5 days with Lea", "at the
+// park" for a place, "of running" for an activity.
+func (c correlationView) Sample() string {
+	with := "with"
+	switch c.Tag.Type {
+	case store.TagLocation:
+		with = "at"
+	case store.TagActivity:
+		with = "of"
+	}
+	days := "days"
+	if c.TagDays == 1 {
+		days = "day"
+	}
+	return fmt.Sprintf("on %d of your %d %s %s %s", c.Together, c.TagDays, days, with, c.Tag.Name)
 }
 
 // flowNode and flowLink are the loop drawing's parts.
