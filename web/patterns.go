@@ -1,9 +1,11 @@
 package web
 
 import (
+	"cmp"
 	"fmt"
 	"html/template"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/recur-journal/recur/journal"
@@ -119,6 +121,28 @@ type correlationView struct {
 	Together, TagDays int
 }
 
+// Kind names the tag's type as the page says it.
+func (c correlationView) Kind() string {
+	if c.Tag.Type == store.TagLocation {
+		return "place"
+	}
+	return c.Tag.Type
+}
+
+// Strength says the correlation's impact in words.
+func (c correlationView) Strength() string {
+	switch c.Impact {
+	case "high":
+		return "strong link"
+	case "moderate":
+		return "moderate link"
+	}
+	return "weak link"
+}
+
+// impactRank orders impacts strongest first.
+var impactRank = map[string]int{"high": 0, "moderate": 1, "low": 2}
+
 // Sample says the sample in words: "on 4 of your 5 days with Lea", "at the
 // park" for a place, "of running" for an activity.
 func (c correlationView) Sample() string {
@@ -182,6 +206,14 @@ func (a *App) showPattern(w http.ResponseWriter, r *http.Request) {
 		}
 		d.Correlations = append(d.Correlations, correlationView{Correlation: c, Together: c.Amount, TagDays: max(n, c.Amount)})
 	}
+	// Strongest first, whatever the type, so the list reads from what
+	// matters most.
+	slices.SortStableFunc(d.Correlations, func(a, b correlationView) int {
+		if c := cmp.Compare(impactRank[a.Impact], impactRank[b.Impact]); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.Together, a.Together)
+	})
 	days := map[string]bool{}
 	for i, c := range detail.Captures {
 		if i == patternEntries {
