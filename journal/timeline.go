@@ -14,12 +14,17 @@ const (
 )
 
 // Day is one calendar day in the user's timezone: its captures, oldest
-// first, and the patterns (rejected ones left out) they belong to, each
-// once, in the order they first show up.
+// first, the patterns (rejected ones left out) they belong to, each once, in
+// the order they first show up, and how pleasant the day's feelings were.
 type Day struct {
 	Date     string // YYYY-MM-DD
 	Captures []store.CaptureRef
 	Patterns []store.PatternRef
+	// Feelings counts the feelings found in the day's captures, and
+	// Pleasantness is the mean of their valences, from -1 (all unpleasant)
+	// to 1 (all pleasant); it is 0 when Feelings is.
+	Feelings     int
+	Pleasantness float64
 }
 
 // ParseDay reads a calendar date, YYYY-MM-DD, in years 1 to 9999, given as
@@ -63,10 +68,26 @@ func Timeline(ctx context.Context, st *store.Store, userID, from, to string) ([]
 		days = append(days, Day{Date: key, Captures: []store.CaptureRef{}, Patterns: []store.PatternRef{}})
 	}
 	after := last.AddDate(0, 0, 1)
-	list, err := st.Timeline(ctx, userID, store.StartOfDay(first.Year(), first.Month(), first.Day(), loc),
-		store.StartOfDay(after.Year(), after.Month(), after.Day(), loc))
+	start, end := store.StartOfDay(first.Year(), first.Month(), first.Day(), loc), store.StartOfDay(after.Year(), after.Month(), after.Day(), loc)
+	list, err := st.Timeline(ctx, userID, start, end)
 	if err != nil {
 		return nil, err
+	}
+	vals, err := st.FeelingValences(ctx, userID, start, end)
+	if err != nil {
+		return nil, err
+	}
+	sums := make([]int, len(days))
+	for _, v := range vals {
+		if i, ok := index[v.OccurredAt.In(loc).Format(time.DateOnly)]; ok {
+			days[i].Feelings++
+			sums[i] += v.Valence
+		}
+	}
+	for i := range days {
+		if days[i].Feelings > 0 {
+			days[i].Pleasantness = float64(sums[i]) / float64(days[i].Feelings)
+		}
 	}
 	for _, c := range list {
 		i, ok := index[c.OccurredAt.In(loc).Format(time.DateOnly)]
@@ -86,6 +107,34 @@ func Timeline(ctx context.Context, st *store.Store, userID, from, to string) ([]
 		}
 	}
 	return days, nil
+}
+
+// YearPiece is how many days Year reads at a time: a span the timeline
+// accepts (at most TimelineMaxSpan days after its first), as a client of
+// GET /api/timeline reads a year.
+const YearPiece = 92
+
+// Year lays out the user's year by day, 1 January to 31 December in the
+// user's timezone, reading the timeline in pieces of YearPiece days. It
+// returns EINVALID naming "year" for a year outside 1 to 9999.
+func Year(ctx context.Context, st *store.Store, userID string, year int) ([]Day, error) {
+	if year < store.MinYear || year > store.MaxYear {
+		return nil, store.Invalid("year", "The year must be between %d and %d.", store.MinYear, store.MaxYear)
+	}
+	var out []Day
+	next := time.Date(year+1, 1, 1, 12, 0, 0, 0, time.UTC)
+	for first := time.Date(year, 1, 1, 12, 0, 0, 0, time.UTC); first.Before(next); first = first.AddDate(0, 0, YearPiece) {
+		last := first.AddDate(0, 0, YearPiece-1)
+		if !last.Before(next) {
+			last = next.AddDate(0, 0, -1)
+		}
+		days, err := Timeline(ctx, st, userID, first.Format(time.DateOnly), last.Format(time.DateOnly))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, days...)
+	}
+	return out, nil
 }
 
 // timelineSpan reads the first and last dates asked for, at noon UTC,

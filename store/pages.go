@@ -6,9 +6,9 @@ import (
 	"time"
 )
 
-// This file holds the queries only the web pages use: the days a tag was
-// written about, for a correlation's sample, and the feelings' valences by
-// time, for the calendar's year view.
+// This file holds the queries the web pages need beside the API's: the days
+// a tag was written about, for a correlation's sample, and the feelings'
+// valences by time, for the timeline's pleasantness of a day.
 
 // TagDays returns how many calendar days, in loc, the user wrote about the tag.
 func (s *Store) TagDays(ctx context.Context, userID, tagID string, loc *time.Location) (int, error) {
@@ -30,9 +30,10 @@ type TimedValence struct {
 }
 
 // FeelingValences returns the valence of every feeling found in the user's
-// captures that occurred in [from, to), for the calendar's year view.
+// captures that occurred in [from, to).
 func (s *Store) FeelingValences(ctx context.Context, userID string, from, to time.Time) ([]TimedValence, error) {
 	var out []TimedValence
+	to = lastStored(to)
 	err := s.view(ctx, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT cp.occurred_at, f.valence FROM captures cp JOIN segments sg ON sg.capture_id = cp.id
 			JOIN segment_tags st ON st.segment_id = sg.id JOIN tags t ON t.id = st.tag_id JOIN feelings f ON f.id = t.feeling_id

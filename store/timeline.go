@@ -22,10 +22,7 @@ type TimelineCapture struct {
 // belong to.
 func (s *Store) Timeline(ctx context.Context, userID string, from, to time.Time) ([]TimelineCapture, error) {
 	var out []TimelineCapture
-	// Stored times have four-digit years: past the last one, everything is before.
-	if last := time.Date(MaxYear, 12, 31, 23, 59, 59, 999999000, time.UTC); to.After(last) {
-		to = last
-	}
+	to = lastStored(to)
 	err := s.view(ctx, func(tx *sql.Tx) error {
 		args := []any{userID, FormatTime(from), FormatTime(to)}
 		refs, err := captureRefs(ctx, tx, `SELECT id, status, occurred_at FROM captures
@@ -81,4 +78,14 @@ func StartOfDay(y int, m time.Month, d int, loc *time.Location) time.Time {
 		return end
 	}
 	return t
+}
+
+// lastStored brings an end of a span back into the years a stored time can
+// have: stored times have four-digit years, so past the last one, everything
+// is before, but a five-digit year would compare as text before them all.
+func lastStored(to time.Time) time.Time {
+	if last := time.Date(MaxYear, 12, 31, 23, 59, 59, 999999000, time.UTC); to.After(last) {
+		return last
+	}
+	return to
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -101,39 +102,28 @@ func hasPattern(list []store.PatternRef, id string) bool {
 }
 
 // yearView shows a square a day, coloured by the pleasantness of the day's
-// feelings.
+// feelings, from the journal's timeline read in pieces as the API gives it.
 func (a *App) yearView(w http.ResponseWriter, r *http.Request, year int) {
 	v := viewerOf(r)
-	from, to := store.StartOfDay(year, 1, 1, v.Loc), store.StartOfDay(year+1, 1, 1, v.Loc)
-	vals, err := a.opts.Store.FeelingValences(r.Context(), v.User.ID, from, to)
+	days, err := journal.Year(r.Context(), a.opts.Store, v.User.ID, year)
 	if err != nil {
 		a.fail(w, r, err)
 		return
 	}
-	list, err := a.opts.Store.Timeline(r.Context(), v.User.ID, from, to)
-	if err != nil {
-		a.fail(w, r, err)
-		return
+	mood, written := map[string]float64{}, map[string]bool{}
+	for _, d := range days {
+		if d.Feelings > 0 {
+			mood[d.Date] = d.Pleasantness
+		}
+		if len(d.Captures) > 0 {
+			written[d.Date] = true
+		}
 	}
-	written := map[string]bool{}
-	for _, c := range list {
-		written[c.OccurredAt.In(v.Loc).Format(time.DateOnly)] = true
-	}
-	sum, n := map[string]int{}, map[string]int{}
-	for _, fv := range vals {
-		key := fv.OccurredAt.In(v.Loc).Format(time.DateOnly)
-		sum[key] += fv.Valence
-		n[key]++
-	}
-	mood := make(map[string]float64, len(sum))
-	for k, s := range sum {
-		mood[k] = float64(s) / float64(n[k])
-	}
-	today := a.opts.Store.Now().In(v.Loc).Format(time.DateOnly)
-	d := calendarData{Year: true, Title: strconv.Itoa(year), YearSVG: yearSVG(year, mood, written, today), Written: len(written),
+	now := a.opts.Store.Now().In(v.Loc)
+	d := calendarData{Year: true, Title: strconv.Itoa(year), YearSVG: yearSVG(year, mood, written, now.Format(time.DateOnly)), Written: len(written),
 		Prev: "/calendar?year=" + strconv.Itoa(year-1), Next: "/calendar?year=" + strconv.Itoa(year+1),
 		Other: "/calendar?month=" + strconv.Itoa(year) + "-01"}
-	if now := a.opts.Store.Now().In(v.Loc); now.Year() == year {
+	if now.Year() == year {
 		d.Other = "/calendar?month=" + now.Format("2006-01")
 	}
 	a.render(w, r, http.StatusOK, "calendar", page{Title: d.Title, Nav: "calendar", Data: d})

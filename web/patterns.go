@@ -1,8 +1,11 @@
 package web
 
 import (
+	"cmp"
+	"fmt"
 	"html/template"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/recur-journal/recur/journal"
@@ -111,10 +114,50 @@ func (a *App) listPatterns(w http.ResponseWriter, r *http.Request) {
 	a.render(w, r, http.StatusOK, "patterns", page{Title: "Patterns", Nav: "patterns", Data: d})
 }
 
-// correlationView is a correlation with the sample behind it.
+// correlationView is a correlation with the sample behind it: the pattern
+// showed up on Together of the TagDays days the tag was seen on.
 type correlationView struct {
 	store.Correlation
 	Together, TagDays int
+}
+
+// Kind names the tag's type as the page says it.
+func (c correlationView) Kind() string {
+	if c.Tag.Type == store.TagLocation {
+		return "place"
+	}
+	return c.Tag.Type
+}
+
+// Strength says the correlation's impact in words.
+func (c correlationView) Strength() string {
+	switch c.Impact {
+	case "high":
+		return "strong link"
+	case "moderate":
+		return "moderate link"
+	}
+	return "weak link"
+}
+
+// impactRank orders impacts strongest first.
+var impactRank = map[string]int{"high": 0, "moderate": 1, "low": 2}
+
+// Sample says the sample in words: "on 4 of your 5 days with Lea", "at the
+// park" for a place, "of running" for an activity.
+func (c correlationView) Sample() string {
+	with := "with"
+	switch c.Tag.Type {
+	case store.TagLocation:
+		with = "at"
+	case store.TagActivity:
+		with = "of"
+	}
+	days := "days"
+	if c.TagDays == 1 {
+		days = "day"
+	}
+	return fmt.Sprintf("on %d of your %d %s %s %s", c.Together, c.TagDays, days, with, c.Tag.Name)
 }
 
 // flowNode and flowLink are the loop drawing's parts.
@@ -163,6 +206,14 @@ func (a *App) showPattern(w http.ResponseWriter, r *http.Request) {
 		}
 		d.Correlations = append(d.Correlations, correlationView{Correlation: c, Together: c.Amount, TagDays: max(n, c.Amount)})
 	}
+	// Strongest first, whatever the type, so the list reads from what
+	// matters most.
+	slices.SortStableFunc(d.Correlations, func(a, b correlationView) int {
+		if c := cmp.Compare(impactRank[a.Impact], impactRank[b.Impact]); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.Together, a.Together)
+	})
 	days := map[string]bool{}
 	for i, c := range detail.Captures {
 		if i == patternEntries {
