@@ -115,6 +115,10 @@ func (a *App) routes() {
 	a.mux.HandleFunc("GET /calendar", a.signedIn(a.calendar))
 	a.mux.HandleFunc("GET /settings", a.signedIn(a.settings))
 	a.mux.HandleFunc("POST /settings", a.signedIn(a.saveSettings))
+	a.mux.HandleFunc("GET /settings/apps", a.signedIn(a.apps))
+	a.mux.HandleFunc("POST /settings/apps", a.signedIn(a.createApp))
+	a.mux.HandleFunc("POST /settings/apps/{id}", a.signedIn(a.updateApp))
+	a.mux.HandleFunc("POST /settings/apps/{id}/delete", a.signedIn(a.deleteApp))
 	a.mux.HandleFunc("/", a.notFound)
 }
 

@@ -120,3 +120,20 @@ if (document.querySelector("form[action='/sign-out']") && "EventSource" in windo
   // server refuses the stream (signed out, too many open), it stops.
   // Statuses missed meanwhile show on the next load.
 }
+
+// A copy button next to a field shown once (an app's token) copies it;
+// without JavaScript the field is there to select by hand.
+for (const button of document.querySelectorAll("button[data-copy]")) {
+  const field = document.querySelector(button.dataset.copy);
+  if (!field || !navigator.clipboard) continue;
+  button.hidden = false;
+  button.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(field.value);
+      button.textContent = "Copied";
+    } catch {
+      field.select();
+      button.textContent = "Press Ctrl+C to copy";
+    }
+  });
+}
