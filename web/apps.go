@@ -161,4 +161,3 @@ func (a *App) deleteApp(w http.ResponseWriter, r *http.Request) {
 	}
 	http.Redirect(w, r, "/settings/apps?done=deleted", http.StatusSeeOther)
 }
-
