@@ -211,7 +211,8 @@ func (m *Main) serve(ctx context.Context) error {
 		TrustedProxies:  proxies, // checked by Validate
 		Events:          m.events,
 	})
-	srv.Mount(web.New(web.Options{Store: m.store, Accounts: srv, Analyser: m.pipeline, Events: m.events, Health: reporter, Logger: m.Logger}))
+	srv.Mount(web.New(web.Options{Store: m.store, Accounts: srv, Analyser: m.pipeline, Events: m.events, Health: reporter, Logger: m.Logger,
+		Importer: srv.Importer()}))
 	srv.Start()
 	m.api = srv
 	ln, err := net.Listen("tcp", m.Config.Server.Addr)

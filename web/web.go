@@ -49,6 +49,10 @@ type Options struct {
 	Logger *slog.Logger
 	// PageSize is how many entries a journal page lists; 0 means DefaultPageSize.
 	PageSize int
+	// Importer reads uploads from the data page; pass the API's
+	// (server.Server.Importer) so both share one limit. Nil makes one of
+	// the app's own.
+	Importer *journal.Importer
 }
 
 // App serves the pages. It is an http.Handler, meant to be mounted by the
@@ -57,6 +61,7 @@ type Options struct {
 type App struct {
 	opts     Options
 	captures *journal.Captures // the same rules the API's capture routes follow
+	importer *journal.Importer
 	mux      *http.ServeMux
 	pages    map[string]*template.Template
 	banner   bannerCache
@@ -74,6 +79,10 @@ func New(opts Options) *App {
 	a := &App{opts: opts, mux: http.NewServeMux(), pages: map[string]*template.Template{},
 		captures: &journal.Captures{Store: opts.Store, Analyser: opts.Analyser, Events: opts.Events,
 			Log: func(context.Context) *slog.Logger { return opts.Logger }}}
+	a.importer = opts.Importer
+	if a.importer == nil {
+		a.importer = journal.NewImporter(opts.Store, journal.MaxImportsAtOnce)
+	}
 	names, err := fs.Glob(FS, "templates/*.html")
 	if err != nil {
 		panic(err)
@@ -119,6 +128,8 @@ func (a *App) routes() {
 	a.mux.HandleFunc("POST /settings/apps", a.signedIn(a.createApp))
 	a.mux.HandleFunc("POST /settings/apps/{id}", a.signedIn(a.updateApp))
 	a.mux.HandleFunc("POST /settings/apps/{id}/delete", a.signedIn(a.deleteApp))
+	a.mux.HandleFunc("GET /settings/data", a.signedIn(a.data))
+	a.mux.HandleFunc("POST "+ImportPath, a.signedIn(a.importData))
 	a.mux.HandleFunc("/", a.notFound)
 }
 

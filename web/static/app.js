@@ -137,3 +137,32 @@ for (const button of document.querySelectorAll("button[data-copy]")) {
     }
   });
 }
+
+// An import's progress bar follows its job batch while the page is open;
+// without JavaScript a refresh link shows the count instead.
+const batch = document.querySelector("[data-batch]");
+if (batch && batch.dataset.progress !== "100") {
+  const bar = batch.querySelector("[data-batch-bar]");
+  const said = batch.querySelector("[data-batch-words]");
+  batch.querySelector("[data-batch-refresh]")?.remove();
+  const follow = async () => {
+    let b;
+    try {
+      const res = await fetch(`/api/job-batches/${encodeURIComponent(batch.dataset.batch)}`, { headers: { Accept: "application/json" } });
+      if (!res.ok) return; // signed out or gone: the page keeps what it showed
+      ({ data: b } = await res.json());
+    } catch {
+      setTimeout(follow, 5000); // offline for a moment: try again later
+      return;
+    }
+    bar.value = b.progress;
+    bar.textContent = `${b.progress} %`;
+    batch.dataset.progress = String(b.progress);
+    const done = b.finished_at || b.cancelled_at;
+    said.textContent = done
+      ? `Done: ${b.processed_jobs} of ${b.total_jobs} entries read${b.failed_jobs ? `, ${b.failed_jobs} could not be` : ""}.`
+      : `${b.progress} %: ${b.processed_jobs} of ${b.total_jobs} entries read, ${b.pending_jobs} waiting.`;
+    if (!done) setTimeout(follow, 1000);
+  };
+  follow();
+}
