@@ -9,10 +9,10 @@ import (
 // contentSecurityPolicy is sent on every answer, JSON and HTML alike, so no
 // route can forget it. Pages load their scripts and stylesheets as files
 // from this server (no 'unsafe-inline', no other host), talk only to this
-// server, and may not be framed by anyone (frame-ancestors, with
+// server (the manifest and service worker included), and may not be framed by anyone (frame-ancestors, with
 // X-Frame-Options for browsers that predate it).
 const contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; " +
-	"connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+	"connect-src 'self'; manifest-src 'self'; worker-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
 // hstsValue tells browsers to reach this host over https only, for a year.
 // Subdomains are left out: Recur owns its own host name, not the ones below
