@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/recur-journal/recur/server/apidocs"
 )
@@ -32,6 +33,11 @@ func withSecurityHeaders(next http.Handler, https bool) http.Handler {
 		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Content-Security-Policy", contentSecurityPolicy)
+		if strings.HasPrefix(r.URL.Path, "/api/") {
+			// An account's answers are never kept by a browser or a proxy,
+			// where the next person on the same device could be shown them.
+			h.Set("Cache-Control", "no-store")
+		}
 		if https {
 			// Only sent when base_url is https: over http a browser ignores
 			// it, and a test setup on http must stay reachable.

@@ -78,7 +78,7 @@ func TestInstallable(t *testing.T) {
 	})
 	t.Run("PagesAreNotStored", func(t *testing.T) {
 		alice := h.signIn(h.alice)
-		for _, path := range []string{"/", "/settings/apps", "/settings/data"} {
+		for _, path := range []string{"/", "/settings/apps", "/settings/data", "/api/users/me", "/api/captures"} {
 			req, _ := http.NewRequest("GET", h.srv.URL+path, nil)
 			res, err := alice.client.Do(req)
 			if err != nil {
