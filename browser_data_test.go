@@ -215,8 +215,16 @@ func TestBrowserData(t *testing.T) {
 // connection.
 func (s *browserSession) offline(on bool) {
 	s.t.Helper()
-	s.run(network.Enable(), network.EmulateNetworkConditions(on, 0, -1, -1))
-	targets, err := chromedp.Targets(s.ctx)
+	s.offlineIn(s.ctx, on)
+}
+
+// offlineIn is offline for the tab of ctx.
+func (s *browserSession) offlineIn(ctx context.Context, on bool) {
+	s.t.Helper()
+	if err := chromedp.Run(ctx, network.Enable(), network.EmulateNetworkConditions(on, 0, -1, -1)); err != nil {
+		s.t.Fatal(err)
+	}
+	targets, err := chromedp.Targets(ctx)
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -227,7 +235,7 @@ func (s *browserSession) offline(on bool) {
 		}
 		// The worker's context is left open: cancelling it would detach
 		// from, or close, the worker. The browser's end closes it.
-		wctx, _ := chromedp.NewContext(s.ctx, chromedp.WithTargetID(ti.TargetID))
+		wctx, _ := chromedp.NewContext(ctx, chromedp.WithTargetID(ti.TargetID))
 		if err := chromedp.Run(wctx, network.Enable(), network.EmulateNetworkConditions(on, 0, -1, -1)); err != nil {
 			s.t.Fatalf("service worker %s: %v", ti.URL, err)
 		}
@@ -262,4 +270,39 @@ func TestBrowserOfflineWrite(t *testing.T) {
 		t.Fatalf("captures %q after going online, want the entry written offline", got)
 	}
 	waitFor(t, s.ctx, s.base+"/", `[data-capture-id]`, 1)
+}
+
+// An entry written offline in a tab that is then closed is not lost: it
+// arrives once the connection is back, without that tab.
+func TestBrowserOfflineWriteTabClosed(t *testing.T) {
+	s := newBrowserSession(t)
+	u := s.signIn("closer@example.com")
+	tab, closeTab := chromedp.NewContext(s.ctx)
+	defer closeTab()
+	if err := chromedp.Run(tab, chromedp.Navigate(s.base+"/"), chromedp.WaitVisible(`form[data-testid=write]`),
+		chromedp.Evaluate(`navigator.serviceWorker.ready.then(() => true)`, nil,
+			func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) })); err != nil {
+		t.Fatal(err)
+	}
+	s.offlineIn(tab, true)
+	text := "Written on a plane, and the tab closed before landing."
+	if err := chromedp.Run(tab, chromedp.SendKeys(`textarea[name=text]`, text), chromedp.Click(`form[data-testid=write] button[type=submit]`)); err != nil {
+		t.Fatal(err)
+	}
+	waitCount(t, tab, `[data-outbox-id][data-status=waiting]`, 1)
+	s.offlineIn(tab, true) // the worker too, should it have restarted
+	closeTab()
+	if got := s.captures(u); len(got) != 0 {
+		t.Fatalf("captures %q while offline, want none yet", got)
+	}
+	// Back online: the worker's background sync or the next page sends it.
+	s.offline(false)
+	s.run(chromedp.Navigate(s.base + "/"))
+	for range 100 {
+		if got := s.captures(u); len(got) == 1 && got[0] == text {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("captures %q 10 seconds after the connection came back, want the entry written in the closed tab", s.captures(u))
 }
