@@ -214,7 +214,7 @@ func (m *Main) serve(ctx context.Context) error {
 		Metrics:         m.ops.metrics,
 	})
 	srv.Mount(web.New(web.Options{Store: m.store, Accounts: srv, Analyser: m.pipeline, Events: m.events, Health: reporter, Logger: m.Logger,
-		MailLogs: m.Config.Mail.SMTPHost == ""}))
+		MailLogs: m.Config.Mail.SMTPHost == "", Importer: srv.Importer()}))
 	srv.Start()
 	m.api = srv
 	ln, err := net.Listen("tcp", m.Config.Server.Addr)

@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/recur-journal/recur/server/apidocs"
 )
@@ -9,10 +10,10 @@ import (
 // contentSecurityPolicy is sent on every answer, JSON and HTML alike, so no
 // route can forget it. Pages load their scripts and stylesheets as files
 // from this server (no 'unsafe-inline', no other host), talk only to this
-// server, and may not be framed by anyone (frame-ancestors, with
+// server (the manifest and service worker included), and may not be framed by anyone (frame-ancestors, with
 // X-Frame-Options for browsers that predate it).
 const contentSecurityPolicy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; " +
-	"connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+	"connect-src 'self'; manifest-src 'self'; worker-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
 // hstsValue tells browsers to reach this host over https only, for a year.
 // Subdomains are left out: Recur owns its own host name, not the ones below
@@ -32,6 +33,11 @@ func withSecurityHeaders(next http.Handler, https bool) http.Handler {
 		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Content-Security-Policy", contentSecurityPolicy)
+		if strings.HasPrefix(r.URL.Path, "/api/") {
+			// An account's answers are never kept by a browser or a proxy,
+			// where the next person on the same device could be shown them.
+			h.Set("Cache-Control", "no-store")
+		}
 		if https {
 			// Only sent when base_url is https: over http a browser ignores
 			// it, and a test setup on http must stay reachable.

@@ -79,6 +79,10 @@ type Options struct {
 	MailLogs bool
 	// PageSize is how many entries a journal page lists; 0 means DefaultPageSize.
 	PageSize int
+	// Importer reads uploads from the data page; pass the API's
+	// (server.Server.Importer) so both share one limit. Nil makes one of
+	// the app's own.
+	Importer *journal.Importer
 }
 
 // App serves the pages. It is an http.Handler, meant to be mounted by the
@@ -87,6 +91,7 @@ type Options struct {
 type App struct {
 	opts     Options
 	captures *journal.Captures // the same rules the API's capture routes follow
+	importer *journal.Importer
 	mux      *http.ServeMux
 	pages    map[string]*template.Template
 	banner   bannerCache
@@ -104,6 +109,10 @@ func New(opts Options) *App {
 	a := &App{opts: opts, mux: http.NewServeMux(), pages: map[string]*template.Template{},
 		captures: &journal.Captures{Store: opts.Store, Analyser: opts.Analyser, Events: opts.Events,
 			Log: func(context.Context) *slog.Logger { return opts.Logger }}}
+	a.importer = opts.Importer
+	if a.importer == nil {
+		a.importer = journal.NewImporter(opts.Store, journal.MaxImportsAtOnce)
+	}
 	names, err := fs.Glob(FS, "templates/*.html")
 	if err != nil {
 		panic(err)
@@ -130,6 +139,9 @@ func (a *App) routes() {
 		w.Header().Set("Cache-Control", "no-cache")
 		static.ServeHTTP(w, r)
 	})
+	a.mux.HandleFunc("GET /manifest.webmanifest", a.serveFile("static/manifest.webmanifest", "application/manifest+json"))
+	a.mux.HandleFunc("GET /sw.js", a.serveFile("static/sw.js", "text/javascript; charset=utf-8"))
+	a.mux.HandleFunc("GET /offline", a.offline)
 	a.mux.HandleFunc("GET /{$}", a.home)
 	a.mux.HandleFunc("POST /sign-in", a.signIn)
 	a.mux.HandleFunc("POST /sign-in/code", a.mailCode)
@@ -151,6 +163,12 @@ func (a *App) routes() {
 	a.mux.HandleFunc("POST /settings", a.signedIn(a.saveSettings))
 	a.mux.HandleFunc("POST /settings/verification", a.signedIn(a.resendVerification))
 	a.securityRoutes()
+	a.mux.HandleFunc("GET /settings/apps", a.signedIn(a.apps))
+	a.mux.HandleFunc("POST /settings/apps", a.signedIn(a.createApp))
+	a.mux.HandleFunc("POST /settings/apps/{id}", a.signedIn(a.updateApp))
+	a.mux.HandleFunc("POST /settings/apps/{id}/delete", a.signedIn(a.deleteApp))
+	a.mux.HandleFunc("GET /settings/data", a.signedIn(a.data))
+	a.mux.HandleFunc("POST "+ImportPath, a.signedIn(a.importData))
 	a.mux.HandleFunc("/", a.notFound)
 }
 

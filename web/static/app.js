@@ -2,6 +2,8 @@
 // save an entry, live status of entries and news of patterns, both pushed
 // by the server.
 
+import "./outbox.js";
+
 const words = {
   queued: "Waiting to be read",
   processing: "Being read",
@@ -119,4 +121,116 @@ if (document.querySelector("form[action='/sign-out']") && "EventSource" in windo
   // The browser reconnects by itself after a dropped connection; when the
   // server refuses the stream (signed out, too many open), it stops.
   // Statuses missed meanwhile show on the next load.
+}
+
+// A copy button next to a field shown once (an app's token) copies it;
+// without JavaScript the field is there to select by hand.
+for (const button of document.querySelectorAll("button[data-copy]")) {
+  const field = document.querySelector(button.dataset.copy);
+  if (!field || !navigator.clipboard) continue;
+  button.hidden = false;
+  button.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(field.value);
+      button.textContent = "Copied";
+    } catch {
+      field.select();
+      button.textContent = "Press Ctrl+C to copy";
+    }
+  });
+}
+
+// An import's progress bar follows its job batch while the page is open;
+// without JavaScript a refresh link shows the count instead.
+const batch = document.querySelector("[data-batch]");
+if (batch && batch.dataset.progress !== "100") {
+  const bar = batch.querySelector("[data-batch-bar]");
+  const said = batch.querySelector("[data-batch-words]");
+  batch.querySelector("[data-batch-refresh]")?.remove();
+  const follow = async () => {
+    let b;
+    try {
+      const res = await fetch(`/api/job-batches/${encodeURIComponent(batch.dataset.batch)}`, { headers: { Accept: "application/json" } });
+      if (!res.ok) return; // signed out or gone: the page keeps what it showed
+      ({ data: b } = await res.json());
+    } catch {
+      setTimeout(follow, 5000); // offline for a moment: try again later
+      return;
+    }
+    bar.value = b.progress;
+    bar.textContent = `${b.progress} %`;
+    batch.dataset.progress = String(b.progress);
+    const done = b.finished_at || b.cancelled_at;
+    said.textContent = done
+      ? `Done: ${b.processed_jobs} of ${b.total_jobs} entries read${b.failed_jobs ? `, ${b.failed_jobs} could not be` : ""}.`
+      : `${b.progress} %: ${b.processed_jobs} of ${b.total_jobs} entries read, ${b.pending_jobs} waiting.`;
+    if (!done) setTimeout(follow, 1000);
+  };
+  follow();
+}
+
+// Entries written offline wait in the outbox (outbox.js) and are listed at
+// the top of the journal as waiting to send, until the connection is back.
+const write = document.querySelector("form[data-testid=write]");
+const outbox = self.recurOutbox;
+const user = document.body.dataset.user || "";
+
+// showWaiting lists the entries in the outbox under the write form.
+async function showWaiting() {
+  if (!write || !outbox) return;
+  const entries = await outbox.all(user).catch(() => []);
+  let list = document.querySelector("[data-outbox]");
+  if (!entries.length) {
+    list?.remove();
+    return;
+  }
+  if (!list) {
+    list = document.createElement("section");
+    list.dataset.outbox = "";
+    list.setAttribute("aria-label", "Waiting to send");
+    write.after(list);
+  }
+  list.replaceChildren(...entries.map((e) => {
+    const li = document.createElement("article");
+    li.className = "card entry";
+    li.dataset.outboxId = e.id;
+    li.dataset.status = "waiting";
+    const meta = document.createElement("p");
+    meta.className = "meta status";
+    meta.textContent = "Waiting to send: kept on this device until the connection is back";
+    const text = document.createElement("p");
+    text.className = "text";
+    text.textContent = e.text;
+    li.append(meta, text);
+    return li;
+  }));
+}
+
+// sendWaiting sends the outbox and says so when something arrived.
+async function sendWaiting() {
+  if (!outbox || !navigator.onLine) return;
+  const sent = await outbox.sendAll().catch(() => 0);
+  await showWaiting();
+  if (sent) {
+    showNews(null, `${sent === 1 ? "An entry" : `${sent} entries`} written offline ${sent === 1 ? "was" : "were"} sent.`, "/", "Show the journal");
+  }
+}
+
+if (write && outbox) {
+  write.addEventListener("submit", async (e) => {
+    if (navigator.onLine) return; // the form goes as usual
+    e.preventDefault();
+    const text = write.elements.text.value.trim();
+    if (!text) return;
+    const date = write.elements.date?.value;
+    const time = write.elements.time?.value;
+    const at = date ? new Date(`${date}T${time || "12:00"}`) : new Date();
+    await outbox.add(text, at.toISOString(), user);
+    write.reset();
+    await showWaiting();
+    navigator.serviceWorker?.ready.then((r) => r.sync?.register("outbox")).catch(() => {});
+  });
+  window.addEventListener("online", sendWaiting);
+  if (user) outbox.setUser(user).catch(() => {});
+  showWaiting().then(sendWaiting);
 }

@@ -1,0 +1,93 @@
+package web_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestInstallable(t *testing.T) {
+	h := newHarness(t, nil)
+	b := h.anonymous()
+	get := func(path string) *http.Response {
+		t.Helper()
+		res, err := http.Get(h.srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { res.Body.Close() })
+		return res
+	}
+	t.Run("Manifest", func(t *testing.T) {
+		res := get("/manifest.webmanifest")
+		if got := res.Header.Get("Content-Type"); res.StatusCode != 200 || got != "application/manifest+json" {
+			t.Fatalf("manifest: %d %q", res.StatusCode, got)
+		}
+		var m struct {
+			Name, StartURL, Display, ThemeColor string
+			Icons                               []struct{ Src, Sizes, Type string }
+		}
+		if err := json.NewDecoder(res.Body).Decode(&struct {
+			Name       *string `json:"name"`
+			StartURL   *string `json:"start_url"`
+			Display    *string `json:"display"`
+			ThemeColor *string `json:"theme_color"`
+			Icons      *[]struct{ Src, Sizes, Type string }
+		}{&m.Name, &m.StartURL, &m.Display, &m.ThemeColor, &m.Icons}); err != nil {
+			t.Fatal(err)
+		}
+		if m.Name != "Recur" || m.StartURL != "/" || m.Display != "standalone" || m.ThemeColor == "" {
+			t.Errorf("manifest %+v", m)
+		}
+		sizes := map[string]bool{}
+		for _, icon := range m.Icons {
+			r := get(icon.Src)
+			if r.StatusCode != 200 || r.Header.Get("Content-Type") != icon.Type {
+				t.Errorf("icon %s: %d %s, want 200 %s", icon.Src, r.StatusCode, r.Header.Get("Content-Type"), icon.Type)
+			}
+			sizes[icon.Sizes] = true
+		}
+		if !sizes["192x192"] || !sizes["512x512"] {
+			t.Errorf("icon sizes %v, want 192x192 and 512x512", sizes)
+		}
+	})
+	t.Run("ServiceWorkerAtRoot", func(t *testing.T) {
+		res := get("/sw.js")
+		if got := res.Header.Get("Content-Type"); res.StatusCode != 200 || !strings.HasPrefix(got, "text/javascript") {
+			t.Fatalf("sw.js: %d %q", res.StatusCode, got)
+		}
+		csp := res.Header.Get("Content-Security-Policy")
+		for _, want := range []string{"worker-src 'self'", "manifest-src 'self'"} {
+			if !strings.Contains(csp, want) {
+				t.Errorf("CSP %q lacks %s", csp, want)
+			}
+		}
+	})
+	t.Run("OfflinePageHoldsNobodysData", func(t *testing.T) {
+		alice := h.signIn(h.alice)
+		alice.post("/entries", map[string][]string{"text": {"A private entry."}})
+		a := alice.get("/offline")
+		has(t, "GET /offline", a, 200, `data-testid="write"`, "No connection")
+		if strings.Contains(a.body, "A private entry.") || strings.Contains(a.body, h.alice.ID) || strings.Contains(a.body, "alice@") {
+			t.Error("the offline page, which the worker caches, shows the signed-in person's data")
+		}
+	})
+	t.Run("PagesLinkManifestAndWorker", func(t *testing.T) {
+		has(t, "GET /", b.get("/"), 200, `rel="manifest" href="/manifest.webmanifest"`, `src="/static/register-sw.js"`)
+	})
+	t.Run("PagesAreNotStored", func(t *testing.T) {
+		alice := h.signIn(h.alice)
+		for _, path := range []string{"/", "/settings/apps", "/settings/data", "/api/users/me", "/api/captures"} {
+			req, _ := http.NewRequest("GET", h.srv.URL+path, nil)
+			res, err := alice.client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			if got := res.Header.Get("Cache-Control"); got != "no-store" {
+				t.Errorf("GET %s Cache-Control %q, want no-store", path, got)
+			}
+		}
+	})
+}

@@ -1,0 +1,59 @@
+// Recur's service worker. It keeps what a person writes while offline: a
+// write form sent without a connection is kept in the outbox (outbox.js)
+// and sent when the connection is back, by the page or by a background
+// sync, even after the tab was closed. It caches only what holds nobody's
+// data (the offline page, the stylesheet, scripts and icons), so a journal
+// is never shown from a cache, to its owner or anyone else.
+importScripts("/static/outbox.js");
+
+const cacheName = "recur-shell-v1";
+const shell = ["/offline", "/static/style.css", "/static/app.js", "/static/outbox.js", "/static/icon.svg"];
+
+self.addEventListener("install", (e) => {
+  e.waitUntil(caches.open(cacheName).then((c) => c.addAll(shell)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (e) => {
+  e.waitUntil(
+    caches.keys()
+      .then((keys) => Promise.all(keys.filter((k) => k !== cacheName).map((k) => caches.delete(k))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+// keepForm keeps a write form that could not be sent and answers with the
+// offline page, which lists it as waiting to send.
+async function keepForm(request) {
+  const form = await request.formData();
+  const text = String(form.get("text") || "").trim();
+  if (text) {
+    await self.recurOutbox.add(text, when(form.get("date"), form.get("time")));
+    await self.registration.sync?.register("outbox").catch(() => {});
+  }
+  return Response.redirect("/offline", 303);
+}
+
+// when is the moment a form's date and time name, read in this device's
+// zone, or now.
+function when(date, time) {
+  if (!date) return new Date().toISOString();
+  return new Date(`${date}T${time || "12:00"}`).toISOString();
+}
+
+self.addEventListener("fetch", (e) => {
+  const r = e.request;
+  const url = new URL(r.url);
+  if (url.origin !== self.location.origin || url.pathname.startsWith("/api/")) return; // the network alone
+  if (r.method === "POST" && url.pathname === "/entries") {
+    e.respondWith(fetch(r.clone()).catch(() => keepForm(r)));
+  } else if (r.method === "GET" && r.mode === "navigate") {
+    // Pages always from the network; the offline page only when there is none.
+    e.respondWith(fetch(r).catch(() => caches.match("/offline")));
+  } else if (r.method === "GET" && url.pathname.startsWith("/static/")) {
+    e.respondWith(fetch(r).catch(() => caches.match(r, { ignoreSearch: true })));
+  }
+});
+
+self.addEventListener("sync", (e) => {
+  if (e.tag === "outbox") e.waitUntil(self.recurOutbox.sendAll());
+});
