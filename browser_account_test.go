@@ -124,8 +124,9 @@ func setPassword(t *testing.T, ctx context.Context, mails *linkCatcher, password
 	})
 }
 
-// signInByLink asks for a link on / and opens the mailed link.
-func signInByLink(t *testing.T, ctx context.Context, base string, mails *linkCatcher, email string) {
+// signInByLink asks for a link on / and opens the mailed link; shot names
+// the screenshots of the page saying the link is on its way, if any.
+func signInByLink(t *testing.T, ctx context.Context, base string, mails *linkCatcher, email, shot string) {
 	t.Helper()
 	links, _ := mails.mailCount()
 	if err := chromedp.Run(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`form[data-testid=link]`)); err != nil {
@@ -135,6 +136,9 @@ func signInByLink(t *testing.T, ctx context.Context, base string, mails *linkCat
 	pressAndLoad(t, ctx, `form[data-testid=link] button`)
 	if !has(t, ctx, `#mail-note`) {
 		t.Fatalf("%s: no note that the link is on its way", location(ctx))
+	}
+	if shot != "" {
+		screenshots(t, ctx, shot)
 	}
 	if err := chromedp.Run(ctx, chromedp.Navigate(mails.nextLink(t, links)), chromedp.WaitVisible(`form[data-testid=write]`)); err != nil {
 		t.Fatal(err)
@@ -197,7 +201,7 @@ func TestBrowserSignIn(t *testing.T) {
 	screenshots(t, ctx, "signin-choose")
 
 	t.Run("Link", func(t *testing.T) {
-		signInByLink(t, ctx, base, mails, email)
+		signInByLink(t, ctx, base, mails, email, "signin-link-sent")
 	})
 
 	// A password for the third way, set once the session is confirmed.
@@ -268,7 +272,7 @@ func TestBrowserTwoFactor(t *testing.T) {
 	ctx, consoleErrors := newBrowser(t)
 	const email, password = "two@example.com", "a long enough passphrase"
 
-	signInByLink(t, ctx, base, mails, email)
+	signInByLink(t, ctx, base, mails, email, "")
 	if err := chromedp.Run(ctx, chromedp.Navigate(base+"/settings/security"), chromedp.WaitVisible(`[data-testid=two-factor-off]`)); err != nil {
 		t.Fatal(err)
 	}
@@ -388,7 +392,7 @@ func TestBrowserCredentials(t *testing.T) {
 	ctx, consoleErrors := newBrowser(t)
 	const email = "keys@example.com"
 
-	signInByLink(t, ctx, base, mails, email)
+	signInByLink(t, ctx, base, mails, email, "")
 	u, err := m.store.FindUserByEmail(context.Background(), email)
 	if err != nil {
 		t.Fatal(err)
@@ -433,7 +437,7 @@ func TestBrowserCredentials(t *testing.T) {
 
 	t.Run("SignOutEverywhereElse", func(t *testing.T) {
 		other, otherErrors := newBrowser(t)
-		signInByLink(t, other, base, mails, email)
+		signInByLink(t, other, base, mails, email, "")
 		if err := chromedp.Run(ctx, chromedp.Navigate(base+"/settings/security"), chromedp.WaitReady(`[data-testid=sessions]`)); err != nil {
 			t.Fatal(err)
 		}
