@@ -24,32 +24,28 @@ func (lc *linkCatcher) mailCount() (links, codes int) {
 // code waits, boundedly, for the mailed code after the first n and returns it.
 func (lc *linkCatcher) code(t *testing.T, n int) string {
 	t.Helper()
-	for range 250 {
-		lc.mu.Lock()
-		codes := lc.codes
-		lc.mu.Unlock()
-		if len(codes) > n {
-			return codes[n]
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatal("no mailed code within 5 seconds")
-	return ""
+	return lc.await(t, &lc.codes, n, "code")
 }
 
 // nextLink waits, boundedly, for the mailed link after the first n.
 func (lc *linkCatcher) nextLink(t *testing.T, n int) string {
 	t.Helper()
+	return lc.await(t, &lc.links, n, "sign-in link")
+}
+
+// await waits, boundedly, until list holds more than n and returns item n.
+func (lc *linkCatcher) await(t *testing.T, list *[]string, n int, what string) string {
+	t.Helper()
 	for range 250 {
 		lc.mu.Lock()
-		links := lc.links
+		got := *list
 		lc.mu.Unlock()
-		if len(links) > n {
-			return links[n]
+		if len(got) > n {
+			return got[n]
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	t.Fatal("no sign-in mail within 5 seconds")
+	t.Fatalf("no mailed %s within 5 seconds", what)
 	return ""
 }
 
