@@ -49,10 +49,14 @@ func needChromium(t *testing.T) {
 type linkCatcher struct {
 	mu    sync.Mutex
 	links []string
+	codes []string // the codes of mail that carries one to type in
 	addr  string
 }
 
-var signInLink = regexp.MustCompile(`https?://[^\s"<>]+/api/magic-links/login\?[^\s"<>]+`)
+var (
+	signInLink = regexp.MustCompile(`https?://[^\s"<>]+/api/magic-links/login\?[^\s"<>]+`)
+	mailedCode = regexp.MustCompile(`Your code to [^\n]* is:\s+(\S+)`)
+)
 
 func (lc *linkCatcher) NewSession(*smtp.Conn) (smtp.Session, error) { return lc, nil }
 func (lc *linkCatcher) Reset()                                      {}
@@ -69,6 +73,11 @@ func (lc *linkCatcher) Data(r io.Reader) error {
 	if l := signInLink.FindString(string(b)); l != "" {
 		lc.mu.Lock()
 		lc.links = append(lc.links, html.UnescapeString(l))
+		lc.mu.Unlock()
+	}
+	if c := mailedCode.FindStringSubmatch(string(b)); c != nil {
+		lc.mu.Lock()
+		lc.codes = append(lc.codes, c[1])
 		lc.mu.Unlock()
 	}
 	return nil

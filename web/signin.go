@@ -3,6 +3,8 @@ package web
 import (
 	"errors"
 	"net/http"
+
+	"github.com/recur-journal/recur/store"
 )
 
 // signinData is the sign-in page's state: which step it is at and the
@@ -32,6 +34,12 @@ func (a *App) signinPage(w http.ResponseWriter, r *http.Request, status int, d s
 func personalError(err error) (status int, msg string, ok bool) {
 	if status, ok := statusOf(err); ok && status < 500 {
 		return status, err.Error(), true
+	}
+	// Some checks answer the store's own bad-input error (a recovery code
+	// used already): its sentence is for the person too.
+	var se *store.Error
+	if errors.As(err, &se) && se.Code == store.EINVALID {
+		return http.StatusUnprocessableEntity, se.Message, true
 	}
 	return 0, "", false
 }

@@ -98,7 +98,7 @@ function showNews(box, text, href, label) {
 }
 
 // Live updates only for a signed-in page whose browser can listen.
-if (document.querySelector("form[action='/sign-out']") && "EventSource" in window) {
+if (document.querySelector("header form.signout") && "EventSource" in window) {
   const events = new EventSource("/api/captures/events");
   events.addEventListener("capture", (e) => {
     try {
