@@ -9,6 +9,15 @@ import (
 	"time"
 )
 
+// claimNext selects the id of the next ready capture, given the time now.
+// The index captures_claim (status, background, available_at, id) serves
+// both its WHERE and its ORDER BY, so taking the first row costs the same
+// however long the queue is, and no temporary B-tree is sorted while the
+// only write connection is held.
+const claimNext = `SELECT id FROM captures q WHERE q.status = 'queued' AND q.available_at <= ?
+	AND NOT EXISTS (SELECT 1 FROM captures p WHERE p.user_id = q.user_id AND p.status = 'processing')
+	ORDER BY q.background, q.available_at, q.id LIMIT 1`
+
 // ClaimCapture moves the oldest ready capture to processing and returns it.
 // A capture is ready when it is queued, its backoff has passed and no other
 // capture of its user is processing, so one user's runs go one at a time.
@@ -21,10 +30,7 @@ func (s *Store) ClaimCapture(ctx context.Context) (*Capture, error) {
 		now := FormatTime(s.Now())
 		var err error
 		c, err = scanCapture(tx.QueryRowContext(ctx, `UPDATE captures SET status = 'processing', updated_at = ?
-			WHERE id = (
-				SELECT id FROM captures q WHERE q.status = 'queued' AND q.available_at <= ?
-				AND NOT EXISTS (SELECT 1 FROM captures p WHERE p.user_id = q.user_id AND p.status = 'processing')
-				ORDER BY q.background, q.available_at, q.id LIMIT 1)
+			WHERE id = (`+claimNext+`)
 			RETURNING `+captureColumns, now, now))
 		return err
 	})

@@ -104,15 +104,18 @@ func (s *Store) Authenticate(ctx context.Context, plaintext string) (*Token, *Us
 		hash, scopes string
 		revoked      sql.NullString
 	)
-	err := s.read.QueryRowContext(ctx, `SELECT id, user_id, name, secret_hash, scopes, expires_at, last_used_at, revoked_at, created_at,
-			EXISTS (SELECT 1 FROM apps WHERE apps.token_id = personal_access_tokens.id)
-		FROM personal_access_tokens WHERE id = ?`, id).
-		Scan(&t.ID, &t.UserID, &t.Name, &hash, &scopes, dbNullTime{&t.ExpiresAt}, dbNullTime{&t.LastUsedAt}, &revoked, dbTime{&t.CreatedAt}, &t.App)
-	if errors.Is(err, sql.ErrNoRows) {
+	// One query reads the token, whether it is an app's, and its user.
+	u, err := scanUser(s.read.QueryRowContext(ctx, `SELECT `+userColumnsOf("u")+`,
+			t.id, t.name, t.secret_hash, t.scopes, t.expires_at, t.last_used_at, t.revoked_at, t.created_at,
+			EXISTS (SELECT 1 FROM apps WHERE apps.token_id = t.id)
+		FROM personal_access_tokens t JOIN users u ON u.id = t.user_id WHERE t.id = ?`, id),
+		&t.ID, &t.Name, &hash, &scopes, dbNullTime{&t.ExpiresAt}, dbNullTime{&t.LastUsedAt}, &revoked, dbTime{&t.CreatedAt}, &t.App)
+	if ErrorCode(err) == ENOTFOUND {
 		return nil, nil, unauthorized
 	} else if err != nil {
 		return nil, nil, err
 	}
+	t.UserID = u.ID
 	if subtle.ConstantTimeCompare([]byte(hashSecret(secret)), []byte(hash)) != 1 || revoked.Valid {
 		return nil, nil, unauthorized
 	}
@@ -122,10 +125,6 @@ func (s *Store) Authenticate(ctx context.Context, plaintext string) (*Token, *Us
 	}
 	t.Scopes = strings.Fields(scopes)
 
-	u, err := s.FindUserByID(ctx, t.UserID)
-	if err != nil {
-		return nil, nil, err
-	}
 	if t.LastUsedAt == nil || now.Sub(*t.LastUsedAt) >= lastUsedGranularity {
 		t.LastUsedAt = &now
 		if err := s.update(ctx, func(tx *sql.Tx) error {

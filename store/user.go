@@ -80,13 +80,19 @@ func (s *Store) CreateUser(ctx context.Context, u *User) error {
 
 const userColumns = `id, email, name, password_hash, email_verified_at, two_factor_secret, two_factor_confirmed_at, created_at, updated_at`
 
-func scanUser(row interface{ Scan(...any) error }) (*User, error) {
+// userColumnsOf is userColumns qualified by a table's alias, for a join.
+func userColumnsOf(alias string) string {
+	return alias + "." + strings.ReplaceAll(userColumns, ", ", ", "+alias+".")
+}
+
+// scanUser reads userColumns, then the row's further columns into more.
+func scanUser(row interface{ Scan(...any) error }, more ...any) (*User, error) {
 	var (
 		u    User
 		hash sql.NullString
 	)
-	if err := row.Scan(&u.ID, &u.Email, &u.Name, &hash, dbNullTime{&u.EmailVerifiedAt}, &u.TwoFactorSecret, dbNullTime{&u.TwoFactorConfirmedAt},
-		dbTime{&u.CreatedAt}, dbTime{&u.UpdatedAt}); err != nil {
+	if err := row.Scan(append([]any{&u.ID, &u.Email, &u.Name, &hash, dbNullTime{&u.EmailVerifiedAt}, &u.TwoFactorSecret, dbNullTime{&u.TwoFactorConfirmedAt},
+		dbTime{&u.CreatedAt}, dbTime{&u.UpdatedAt}}, more...)...); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, NotFound("User")
 		}
