@@ -43,7 +43,15 @@ func TestFailedRunKeepsOnlyText(t *testing.T) {
 	for _, id := range ids {
 		e.waitStatus(id, store.StatusProcessed)
 	}
-	list, _, err := e.store.ListPatterns(ctx, e.user.ID, store.Page{Page: 1, Limit: 100})
+	// Detection runs just after each run commits: wait for the third.
+	var list []store.Pattern
+	var err error
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		list, _, err = e.store.ListPatterns(ctx, e.user.ID, store.Page{Page: 1, Limit: 100})
+		if err != nil || (len(list) == 1 && list[0].CapturesCount == 3) {
+			break
+		}
+	}
 	if err != nil || len(list) != 1 || list[0].CapturesCount != 3 || list[0].ClosedAt != nil {
 		t.Fatalf("patterns after three late trains = %+v (%v), want one open, of three captures", list, err)
 	}
