@@ -106,6 +106,10 @@
   // connection, signed out); it is tried again at the next chance.
   async function sendAll() {
     let sent = 0;
+    // Nothing kept, nothing to ask: the question of who is signed in is
+    // only put when there is something to send.
+    const kept = await run("readonly", (s) => s.getAll());
+    if (!kept.some((e) => e.id !== lastUser)) return 0;
     const user = await signedIn();
     if (!user) return 0;
     const entries = (await all(user)).sort((a, b) => (a.id < b.id ? -1 : 1));
