@@ -19,9 +19,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
+
+	"github.com/recur-journal/recur/scripts/internal/proc"
 )
 
 func main() {
@@ -35,17 +35,11 @@ func main() {
 }
 
 func run(runs int, idle time.Duration) error {
-	dir, err := os.MkdirTemp("", "recur-coldstart-")
+	dir, bin, err := proc.Build("recur-coldstart-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	bin := filepath.Join(dir, "recur")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		return fmt.Errorf("build: %w", err)
-	}
 	env := append(os.Environ(), "RECUR_STORAGE_DATA_DIR="+filepath.Join(dir, "data"), "RECUR_OLLAMA_URL=http://127.0.0.1:1")
 
 	// The first serve makes and migrates the database; it is not counted.
@@ -112,25 +106,10 @@ func serve(bin string, env []string, idle time.Duration) (time.Duration, int64, 
 		return took, 0, nil
 	}
 	time.Sleep(idle)
-	return took, rss(cmd.Process.Pid), nil
+	return took, proc.Memory(cmd.Process.Pid, "VmRSS"), nil
 }
 
 func median(d []time.Duration) time.Duration {
 	slices.Sort(d)
 	return d[len(d)/2].Round(100 * time.Microsecond)
-}
-
-// rss reads the resident memory of a process from /proc, in bytes.
-func rss(pid int) int64 {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil {
-		return 0
-	}
-	for line := range strings.Lines(string(b)) {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			return kb << 10
-		}
-	}
-	return 0
 }

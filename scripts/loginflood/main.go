@@ -10,7 +10,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -21,10 +20,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/recur-journal/recur/scripts/internal/proc"
 )
 
 func main() {
@@ -37,17 +37,11 @@ func main() {
 }
 
 func run(n int) error {
-	dir, err := os.MkdirTemp("", "recur-loginflood-")
+	dir, bin, err := proc.Build("recur-loginflood-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	bin := filepath.Join(dir, "recur")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		return fmt.Errorf("build: %w", err)
-	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
@@ -57,6 +51,11 @@ func run(n int) error {
 	env := append(os.Environ(), "RECUR_STORAGE_DATA_DIR="+filepath.Join(dir, "data"), "RECUR_SERVER_ADDR="+addr,
 		"RECUR_OLLAMA_URL=http://127.0.0.1:1")
 
+	migrate := exec.Command(bin, "migrate", "up") // only serve and migrate make a database
+	migrate.Env, migrate.Stderr = env, os.Stderr
+	if err := migrate.Run(); err != nil {
+		return fmt.Errorf("migrate up: %w", err)
+	}
 	add := exec.Command(bin, "user", "add", "owner@example.com", "--password-stdin")
 	add.Env, add.Stdin, add.Stderr = env, strings.NewReader("correct horse battery\n"), os.Stderr
 	if err := add.Run(); err != nil {
@@ -72,7 +71,7 @@ func run(n int) error {
 	if err := waitUp(base); err != nil {
 		return err
 	}
-	idle := memory(serve.Process.Pid, "VmRSS")
+	idle := proc.Memory(serve.Process.Pid, "VmRSS")
 	statuses := map[int]int{}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -92,7 +91,7 @@ func run(n int) error {
 	}
 	wg.Wait()
 	took := time.Since(start)
-	peak := memory(serve.Process.Pid, "VmHWM") // the kernel's high-water mark of RSS
+	peak := proc.Memory(serve.Process.Pid, "VmHWM") // the kernel's high-water mark of RSS
 
 	code, err := login(base, "127.0.0.1", "owner@example.com", "correct horse battery")
 	if err != nil {
@@ -131,21 +130,4 @@ func waitUp(base string) error {
 		time.Sleep(50 * time.Millisecond)
 	}
 	return fmt.Errorf("recur serve did not answer at %s within 30 s", base)
-}
-
-// memory reads a field of /proc/PID/status, such as VmRSS, in bytes.
-func memory(pid int, field string) int64 {
-	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), field+":"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			return kb << 10
-		}
-	}
-	return 0
 }
