@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -356,17 +357,24 @@ func screenshots(t *testing.T, ctx context.Context, name string) {
 	if dir == "" {
 		return
 	}
-	for _, size := range [][2]int64{{390, 844}, {1280, 800}} {
-		var png []byte
-		if err := chromedp.Run(ctx, chromedp.EmulateViewport(size[0], size[1]), chromedp.FullScreenshot(&png, 100)); err != nil {
-			t.Fatal(err)
-		}
-		path := filepath.Join(dir, fmt.Sprintf("%s-%dx%d.png", name, size[0], size[1]))
-		if err := os.WriteFile(path, png, 0o600); err != nil {
-			t.Fatal(err)
+	for _, theme := range []string{"light", "dark"} {
+		scheme := emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: theme}})
+		for _, size := range [][2]int64{{390, 844}, {1280, 800}} {
+			var png []byte
+			if err := chromedp.Run(ctx, scheme, chromedp.EmulateViewport(size[0], size[1]), chromedp.FullScreenshot(&png, 100)); err != nil {
+				t.Fatal(err)
+			}
+			suffix := ""
+			if theme == "dark" {
+				suffix = "-dark"
+			}
+			path := filepath.Join(dir, fmt.Sprintf("%s-%dx%d%s.png", name, size[0], size[1], suffix))
+			if err := os.WriteFile(path, png, 0o600); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
-	chromedp.Run(ctx, chromedp.EmulateViewport(390, 844))
+	chromedp.Run(ctx, emulation.SetEmulatedMedia(), chromedp.EmulateViewport(390, 844))
 }
 
 // A new person signs in by mailed link, writes on three days, watches the
