@@ -29,6 +29,8 @@ Usage:
   recur backup FILE                       write the database and secret.key to one archive
   recur restore ARCHIVE                   bring a backup back into an empty data folder
   recur doctor                            check the configuration, the database and Ollama
+  recur eval [JOURNAL...] [--ollama URL] [--model NAME] [--json FILE]
+                                          measure a model on labelled journals (no database needed)
   recur health [--url URL]                ask the running server whether it is healthy
   recur version                           print the version, commit and commit time
 
@@ -83,6 +85,8 @@ func (m *Main) ParseFlags(args []string) error {
 		})
 	case "health":
 		return m.parseHealth(rest)
+	case "eval":
+		return m.parseEval(rest)
 	}
 	return fmt.Errorf("unknown command %q; run recur --help to see the commands", name)
 }

@@ -1,0 +1,11 @@
+// Package eval holds the labelled journals recur eval runs, embedded in the
+// binary, and the lexicons the scripted stand-in model reads them with.
+// eval/README.md documents the label format.
+package eval
+
+import "embed"
+
+// FS holds every journal (NAME.json) and its lexicon (NAME.lexicon.json).
+//
+//go:embed *.json
+var FS embed.FS

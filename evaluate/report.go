@@ -1,0 +1,173 @@
+package evaluate
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// Report is the outcome of one evaluation, written as JSON by --json.
+type Report struct {
+	Model     string          `json:"model"`
+	OllamaURL string          `json:"ollama_url"`
+	StartedAt time.Time       `json:"started_at"`
+	Journals  []JournalReport `json:"journals"`
+}
+
+// JournalReport scores one journal.
+type JournalReport struct {
+	Journal string `json:"journal"`
+	Entries int    `json:"entries"`
+	// Failed counts entries whose analysis failed (the model's answers
+	// stayed unusable).
+	Failed       int            `json:"failed"`
+	Threads      []ThreadReport `json:"threads"`
+	ThreadsFound int            `json:"threads_found"`
+	// Recall is the share of planted threads that some pattern stands for.
+	Recall float64  `json:"recall"`
+	Missed []string `json:"missed"`
+	// Patterns counts the patterns detected; MatchedPatterns those that
+	// stand for a thread; Precision is their share.
+	Patterns        int             `json:"patterns"`
+	MatchedPatterns int             `json:"matched_patterns"`
+	Precision       float64         `json:"precision"`
+	Unmatched       []PatternReport `json:"unmatched"`
+	// Duplicates lists found threads shown on more than one card.
+	Duplicates        []Duplicate    `json:"duplicates"`
+	UrgentRight       int            `json:"urgent_right"`
+	UrgentWrong       int            `json:"urgent_wrong"`
+	Correlations      int            `json:"correlations"`
+	CorrelationsRight int            `json:"correlations_right"`
+	Boundaries        BoundaryReport `json:"boundaries"`
+	Feelings          FeelingReport  `json:"feelings"`
+	Cost              Cost           `json:"cost"`
+}
+
+// ThreadReport is how one planted thread fared.
+type ThreadReport struct {
+	Name     string   `json:"name"`
+	Found    bool     `json:"found"`
+	Patterns []string `json:"patterns"`
+	Cards    int      `json:"cards"`
+	// Urgent is the label; FoundUrgent whether a matching pattern is urgent.
+	Urgent              bool     `json:"urgent"`
+	FoundUrgent         bool     `json:"found_urgent"`
+	Correlations        int      `json:"correlations"`
+	CorrelationsRight   int      `json:"correlations_right"`
+	MissingCorrelations []string `json:"missing_correlations"`
+	// TranslatedDays are the thread's days written in another language;
+	// TranslatedDaysFound how many of them its patterns rest on.
+	TranslatedDays      []string `json:"translated_days,omitempty"`
+	TranslatedDaysFound int      `json:"translated_days_found"`
+}
+
+// PatternReport names a pattern that stands for no thread.
+type PatternReport struct {
+	Name string `json:"name"`
+	Kind string `json:"kind"`
+	Days int    `json:"days"`
+}
+
+// Duplicate is a thread shown on several cards.
+type Duplicate struct {
+	Thread   string   `json:"thread"`
+	Cards    int      `json:"cards"`
+	Patterns []string `json:"patterns"`
+}
+
+// BoundaryReport compares situation boundaries as sentence ranges.
+type BoundaryReport struct {
+	Labelled    int     `json:"labelled"`
+	Found       int     `json:"found"`
+	Right       int     `json:"right"`
+	Precision   float64 `json:"precision"`
+	Recall      float64 `json:"recall"`
+	NotCompared int     `json:"not_compared"`
+}
+
+// FeelingReport is the mean agreement of labelled and extracted feelings
+// over the labelled situations compared.
+type FeelingReport struct {
+	Situations int     `json:"situations"`
+	Agreement  float64 `json:"agreement"`
+}
+
+// Cost is what the analysis cost, from the model_calls table (Ollama's own
+// token counts) and the clock.
+type Cost struct {
+	Calls        int     `json:"calls"`
+	PromptTokens int     `json:"prompt_tokens"`
+	OutputTokens int     `json:"output_tokens"`
+	Seconds      float64 `json:"seconds"`
+	// DescribeCalls are the calls that wrote pattern descriptions, which
+	// belong to no one entry.
+	DescribeCalls int `json:"describe_calls"`
+	// Per entry.
+	CallsPerEntry        float64 `json:"calls_per_entry"`
+	PromptTokensPerEntry float64 `json:"prompt_tokens_per_entry"`
+	OutputTokensPerEntry float64 `json:"output_tokens_per_entry"`
+	SecondsPerEntry      float64 `json:"seconds_per_entry"`
+}
+
+func (c *Cost) perEntry(entries int) {
+	if entries == 0 {
+		return
+	}
+	n := float64(entries)
+	c.CallsPerEntry, c.PromptTokensPerEntry = float64(c.Calls)/n, float64(c.PromptTokens)/n
+	c.OutputTokensPerEntry, c.SecondsPerEntry = float64(c.OutputTokens)/n, c.Seconds/n
+}
+
+// Print writes the report for a reader.
+func (r *Report) Print(w io.Writer) error {
+	fmt.Fprintf(w, "Model %s at %s\n", r.Model, r.OllamaURL)
+	for _, j := range r.Journals {
+		fmt.Fprintf(w, "\n== %s: %d entries, %d failed\n", j.Journal, j.Entries, j.Failed)
+		fmt.Fprintf(w, "Threads found:   %d of %d (recall %s)\n", j.ThreadsFound, len(j.Threads), percent(j.Recall))
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		for _, t := range j.Threads {
+			mark := "missed"
+			if t.Found {
+				mark = fmt.Sprintf("%d %s", t.Cards, plural(t.Cards, "card", "cards"))
+			}
+			extra := ""
+			if t.Found && t.Urgent != t.FoundUrgent {
+				extra += fmt.Sprintf(" urgent wrong (labelled %t)", t.Urgent)
+			}
+			if len(t.MissingCorrelations) > 0 {
+				extra += " lacks " + strings.Join(t.MissingCorrelations, ", ")
+			}
+			if len(t.TranslatedDays) > 0 {
+				extra += fmt.Sprintf(" translated days %d/%d", t.TranslatedDaysFound, len(t.TranslatedDays))
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", t.Name, mark, strings.Join(t.Patterns, ", "), strings.TrimSpace(extra))
+		}
+		tw.Flush()
+		fmt.Fprintf(w, "Patterns:        %d, %d standing for no thread (precision %s)\n", j.Patterns, len(j.Unmatched), percent(j.Precision))
+		for _, p := range j.Unmatched {
+			fmt.Fprintf(w, "  no thread: %s (%s, %d days)\n", p.Name, strings.ReplaceAll(p.Kind, "_", " "), p.Days)
+		}
+		fmt.Fprintf(w, "Duplicates:      %d %s on more than one card\n", len(j.Duplicates), plural(len(j.Duplicates), "thread", "threads"))
+		fmt.Fprintf(w, "Urgent:          %d right, %d wrong\n", j.UrgentRight, j.UrgentWrong)
+		fmt.Fprintf(w, "Correlations:    %d of %d right\n", j.CorrelationsRight, j.Correlations)
+		b := j.Boundaries
+		fmt.Fprintf(w, "Situations:      %d labelled, %d found, %d right (precision %s, recall %s; %d entries not compared)\n",
+			b.Labelled, b.Found, b.Right, percent(b.Precision), percent(b.Recall), b.NotCompared)
+		fmt.Fprintf(w, "Feelings:        %s agreement over %d situations\n", percent(j.Feelings.Agreement), j.Feelings.Situations)
+		c := j.Cost
+		fmt.Fprintf(w, "Cost per entry:  %.1f calls, %.0f prompt and %.0f output tokens, %.2f s (plus %d describe calls)\n",
+			c.CallsPerEntry, c.PromptTokensPerEntry, c.OutputTokensPerEntry, c.SecondsPerEntry, c.DescribeCalls)
+	}
+	return nil
+}
+
+func percent(f float64) string { return fmt.Sprintf("%.0f%%", f*100) }
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
