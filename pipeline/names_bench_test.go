@@ -8,10 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ollama/ollama/api"
-
 	"github.com/recur-journal/recur/pipeline"
-	"github.com/recur-journal/recur/pipeline/fakeollama"
 	"github.com/recur-journal/recur/pipeline/scripted"
 	"github.com/recur-journal/recur/store"
 	"github.com/recur-journal/recur/store/storetest"
@@ -97,16 +94,7 @@ func loadDecade(b *testing.B, s *store.Store, userID string) {
 // (a token per four bytes), so they compare prompts, not models.
 func BenchmarkExtractPrompt(b *testing.B) {
 	entries := loadCorpus(b)
-	lex, err := scripted.Load("testdata/lexicon.json")
-	if err != nil {
-		b.Fatal(err)
-	}
-	fake := fakeollama.New(b)
-	fake.OnChat(func(req *api.ChatRequest) fakeollama.Reply { return fakeollama.Reply{Content: lex.Answer(req)} })
-	model, err := pipeline.NewOllama(pipeline.OllamaOptions{URL: fake.URL(), Model: "qwen2.5:7b", EmbedModel: "nomic-embed-text", Timeout: 30 * time.Second})
-	if err != nil {
-		b.Fatal(err)
-	}
+	fake, model := scriptedModel(b)
 	ctx := context.Background()
 	decade := storetest.MustOpenAt(b, filepath.Join(b.TempDir(), "decade.db"), nil)
 	old := storetest.MustCreateUser(b, decade, "decade@example.com")
@@ -121,16 +109,7 @@ func BenchmarkExtractPrompt(b *testing.B) {
 			}
 		}
 		fake.Reset()
-		p := pipeline.New(pipeline.Options{Store: s, Model: model, ModelName: "qwen2.5:7b", Logger: discard()})
-		for {
-			ok, err := p.ProcessNext(ctx)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if !ok {
-				break
-			}
-		}
+		drain(b, pipeline.New(pipeline.Options{Store: s, Model: model, ModelName: "qwen2.5:7b", Logger: discard()}))
 		if q, _ := s.QueueCounts(ctx); q.Queued+q.Failed != 0 {
 			b.Fatalf("corpus left %+v", q)
 		}
