@@ -35,22 +35,29 @@ func loadCorpus(tb testing.TB) []corpusEntry {
 	return entries
 }
 
+// scriptedModel starts a fake Ollama that answers from the lexicon of
+// testdata and returns it with a client for it.
+func scriptedModel(tb testing.TB) (*fakeollama.Server, pipeline.Model) {
+	lex, err := scripted.Load("testdata/lexicon.json")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	fake := fakeollama.New(tb)
+	fake.OnChat(func(req *api.ChatRequest) fakeollama.Reply { return fakeollama.Reply{Content: lex.Answer(req)} })
+	model, err := pipeline.NewOllama(pipeline.OllamaOptions{URL: fake.URL(), Model: "qwen2.5:7b", EmbedModel: "nomic-embed-text", Timeout: 30 * time.Second})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return fake, model
+}
+
 // BenchmarkCorpus runs the shipped journal through the whole pipeline
 // against the fake Ollama and reports what each capture costs in model
 // calls and tokens. The token counts are the fake's estimates (a token per four
 // bytes), so they compare prompts, not models.
 func BenchmarkCorpus(b *testing.B) {
 	entries := loadCorpus(b)
-	lex, err := scripted.Load("testdata/lexicon.json")
-	if err != nil {
-		b.Fatal(err)
-	}
-	fake := fakeollama.New(b)
-	fake.OnChat(func(req *api.ChatRequest) fakeollama.Reply { return fakeollama.Reply{Content: lex.Answer(req)} })
-	model, err := pipeline.NewOllama(pipeline.OllamaOptions{URL: fake.URL(), Model: "qwen2.5:7b", EmbedModel: "nomic-embed-text", Timeout: 10 * time.Second})
-	if err != nil {
-		b.Fatal(err)
-	}
+	_, model := scriptedModel(b)
 	ctx := context.Background()
 	var totals store.CallTotals
 	captures := 0
@@ -69,15 +76,7 @@ func BenchmarkCorpus(b *testing.B) {
 		}
 		p := pipeline.New(pipeline.Options{Store: s, Model: model, ModelName: "qwen2.5:7b", Logger: discard()})
 		b.StartTimer()
-		for {
-			ok, err := p.ProcessNext(ctx)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if !ok {
-				break
-			}
-		}
+		drain(b, p)
 		b.StopTimer()
 		t, err := s.ModelCallTotals(ctx, ids)
 		if err != nil {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/recur-journal/recur/store"
@@ -190,15 +189,7 @@ func (r *runner) candidates(ctx context.Context, kind string, items []item) ([]s
 	}
 	chosen := map[int]bool{}
 	for k := range items {
-		v := vecs[len(missing)+k]
-		order := make([]int, len(cats))
-		for i := range order {
-			order[i] = i
-		}
-		slices.SortStableFunc(order, func(a, b int) int {
-			return -cmpFloat(cosine(v, cats[a].Embedding), cosine(v, cats[b].Embedding))
-		})
-		for _, i := range order[:shortlistEach] {
+		for _, i := range nearest(vecs[len(missing)+k], len(cats), func(i int) []float32 { return cats[i].Embedding }, shortlistEach) {
 			chosen[i] = true
 		}
 	}

@@ -48,7 +48,7 @@ func runJournal(t *testing.T) *env {
 }
 
 // drain analyses every ready capture in the test's goroutine.
-func drain(t *testing.T, p *pipeline.Pipeline) {
+func drain(t testing.TB, p *pipeline.Pipeline) {
 	t.Helper()
 	for {
 		ok, err := p.ProcessNext(context.Background())

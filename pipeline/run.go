@@ -14,10 +14,6 @@ import (
 // the run: the first try and two retries.
 const maxTries = 3
 
-// knownPerType bounds how many of the user's existing names of each type go
-// into the extract prompt (the most used ones).
-const knownPerType = 40
-
 // runner analyses one capture.
 type runner struct {
 	store      *store.Store
@@ -135,17 +131,20 @@ func (r *runner) extract(ctx context.Context, text string, spans []span) ([][]st
 		return nil, err
 	}
 	names := known{}
-	perType := map[string][]string{}
 	for _, t := range existing {
 		names.add(t)
-		if len(perType[t.Type]) < knownPerType {
-			perType[t.Type] = append(perType[t.Type], t.Name)
-		}
+	}
+	// Only the names nearest to the entry are offered, so the prompt does
+	// not grow with the journal; any existing name the answer uses still
+	// takes the user's spelling (names holds them all).
+	perType, err := r.offeredNames(ctx, text, existing)
+	if err != nil {
+		return nil, err
 	}
 
 	var user strings.Builder
 	user.WriteString("Names the writer already uses:\n")
-	for _, typ := range []string{store.TagPerson, store.TagLocation, store.TagActivity, store.TagTrigger, store.TagGoodBehaviour, store.TagBadBehaviour} {
+	for _, typ := range nameTypes {
 		list := "(none)"
 		if len(perType[typ]) > 0 {
 			list = strings.Join(perType[typ], "; ")

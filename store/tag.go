@@ -3,7 +3,9 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"encoding/json"
+	"math"
 )
 
 // Tag types.
@@ -102,15 +104,7 @@ func (s *Store) Feelings(ctx context.Context) ([]Feeling, error) {
 // Tags returns the user's tags of the given types, with their categories,
 // most used first.
 func (s *Store) Tags(ctx context.Context, userID string, types ...string) ([]Tag, error) {
-	args := []any{userID}
-	marks := ""
-	for i, t := range types {
-		if i > 0 {
-			marks += ", "
-		}
-		marks += "?"
-		args = append(args, t)
-	}
+	marks, args := typeArgs(userID, types)
 	rows, err := s.read.QueryContext(ctx, `SELECT `+tagColumns+` FROM tags t LEFT JOIN categories c ON c.id = t.category_id
 		WHERE t.user_id = ? AND t.type IN (`+marks+`)
 		ORDER BY (SELECT count(*) FROM segment_tags st WHERE st.tag_id = t.id) DESC, t.name`, args...)
@@ -164,4 +158,71 @@ func (s *Store) SetCategoryEmbedding(ctx context.Context, id string, vec []float
 		_, err := tx.ExecContext(ctx, `UPDATE categories SET embedding = ? WHERE id = ?`, string(b), id)
 		return err
 	})
+}
+
+// TagEmbeddings returns the stored embeddings of the names of the user's
+// tags of the given types, by tag id. Tags never embedded are absent.
+func (s *Store) TagEmbeddings(ctx context.Context, userID string, types ...string) (map[string][]float32, error) {
+	marks, args := typeArgs(userID, types)
+	rows, err := s.read.QueryContext(ctx, `SELECT e.tag_id, e.embedding FROM tag_embeddings e JOIN tags t ON t.id = e.tag_id
+		WHERE t.user_id = ? AND t.type IN (`+marks+`)`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string][]float32{}
+	for rows.Next() {
+		var id string
+		var b []byte
+		if err := rows.Scan(&id, &b); err != nil {
+			return nil, err
+		}
+		if len(b)%4 != 0 {
+			return nil, Errorf(EINTERNAL, "embedding of tag %s has %d bytes, not whole float32s", id, len(b))
+		}
+		v := make([]float32, len(b)/4)
+		for i := range v {
+			v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+		}
+		out[id] = v
+	}
+	return out, rows.Err()
+}
+
+// SetTagEmbeddings stores the embeddings of tag names, by tag id, replacing
+// any stored before. A tag deleted meanwhile is skipped.
+func (s *Store) SetTagEmbeddings(ctx context.Context, vecs map[string][]float32) error {
+	return s.update(ctx, func(tx *sql.Tx) error {
+		stmt, err := tx.PrepareContext(ctx, `INSERT INTO tag_embeddings (tag_id, embedding)
+			SELECT id, ? FROM tags WHERE id = ?
+			ON CONFLICT (tag_id) DO UPDATE SET embedding = excluded.embedding`)
+		if err != nil {
+			return err
+		}
+		defer stmt.Close()
+		for id, v := range vecs {
+			b := make([]byte, 4*len(v))
+			for i, f := range v {
+				binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
+			}
+			if _, err := stmt.ExecContext(ctx, b, id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// typeArgs returns the placeholders of an IN list of the types, and the
+// arguments of a query on the user's tags of those types.
+func typeArgs(userID string, types []string) (marks string, args []any) {
+	args = []any{userID}
+	for i, t := range types {
+		if i > 0 {
+			marks += ", "
+		}
+		marks += "?"
+		args = append(args, t)
+	}
+	return marks, args
 }

@@ -1,0 +1,201 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/recur-journal/recur/store"
+)
+
+// namesEach bounds the existing names of one type that the extract step is
+// offered besides those the entry mentions: the header stays the same size
+// however long the user has written.
+const namesEach = 8
+
+// embedBatch bounds the inputs of one embed call, so that the first run
+// over a long journal stores its progress as it goes: a call that times out
+// loses one batch, not all of them.
+const embedBatch = 64
+
+// nameTypes are the types whose existing names are offered to the extract
+// step, in the order the prompt lists them.
+var nameTypes = []string{store.TagPerson, store.TagLocation, store.TagActivity, store.TagTrigger, store.TagGoodBehaviour, store.TagBadBehaviour}
+
+// offeredNames returns, per type, the user's existing names to put before
+// the extract step: every name the text mentions as whole words, then the
+// ones nearest to the text by embedding, up to namesEach in all. A type
+// with at most namesEach names offers them all, and needs no embedding.
+// The text is embedded at most once; names are embedded once and stored.
+func (r *runner) offeredNames(ctx context.Context, text string, existing []store.Tag) (map[string][]string, error) {
+	byType := map[string][]store.Tag{}
+	for _, t := range existing {
+		byType[t.Type] = append(byType[t.Type], t)
+	}
+	out := map[string][]string{}
+	mentioned := map[string]bool{} // tag ids
+	var wanting []string           // types that want their nearest names
+	folded := fold(text)
+	for _, typ := range nameTypes {
+		tags := byType[typ]
+		if len(tags) <= namesEach {
+			for _, t := range tags {
+				out[typ] = append(out[typ], t.Name)
+			}
+			continue
+		}
+		for _, t := range tags {
+			if mentions(folded, t.Name) {
+				out[typ] = append(out[typ], t.Name)
+				mentioned[t.ID] = true
+			}
+		}
+		if len(out[typ]) < namesEach {
+			wanting = append(wanting, typ)
+		}
+	}
+	if len(wanting) == 0 {
+		return out, nil
+	}
+	vecs, entry, err := r.nameEmbeddings(ctx, text, wanting, byType)
+	if err != nil {
+		return nil, err
+	}
+	for _, typ := range wanting {
+		tags := byType[typ]
+		order := nearest(entry, len(tags), func(i int) []float32 { return vecs[tags[i].ID] }, namesEach+len(out[typ]))
+		for _, i := range order {
+			if len(out[typ]) == namesEach {
+				break
+			}
+			if !mentioned[tags[i].ID] {
+				out[typ] = append(out[typ], tags[i].Name)
+			}
+		}
+	}
+	return out, nil
+}
+
+// nameEmbeddings returns the embeddings of the names of the given types,
+// by tag id, and the embedding of the text. Names without a stored
+// embedding, or with one of another length than the text's (made by
+// another embedding model), are embedded now and stored, embedBatch at a
+// time; the text goes with the first batch, so that a journal whose names
+// are all embedded makes one call.
+func (r *runner) nameEmbeddings(ctx context.Context, text string, types []string, byType map[string][]store.Tag) (map[string][]float32, []float32, error) {
+	vecs, err := r.store.TagEmbeddings(ctx, r.capture.UserID, types...)
+	if err != nil {
+		return nil, nil, err
+	}
+	var missing []store.Tag
+	for _, typ := range types {
+		for _, t := range byType[typ] {
+			if _, ok := vecs[t.ID]; !ok {
+				missing = append(missing, t)
+			}
+		}
+	}
+	first := missing[:min(len(missing), embedBatch-1)]
+	got, err := r.embedNames(ctx, first, vecs, text)
+	if err != nil {
+		return nil, nil, err
+	}
+	entry := got[0]
+	rest := missing[len(first):]
+	for _, typ := range types {
+		for _, t := range byType[typ] {
+			if v, ok := vecs[t.ID]; ok && len(v) != len(entry) {
+				rest = append(rest, t)
+			}
+		}
+	}
+	for len(rest) > 0 {
+		batch := rest[:min(len(rest), embedBatch)]
+		if _, err := r.embedNames(ctx, batch, vecs); err != nil {
+			return nil, nil, err
+		}
+		rest = rest[len(batch):]
+	}
+	return vecs, entry, nil
+}
+
+// embedNames embeds the texts given, then the names of the tags, in one
+// call; it stores the names' embeddings and puts them in vecs, and returns
+// the texts' embeddings.
+func (r *runner) embedNames(ctx context.Context, tags []store.Tag, vecs map[string][]float32, texts ...string) ([][]float32, error) {
+	inputs := slices.Clone(texts)
+	for _, t := range tags {
+		inputs = append(inputs, t.Name)
+	}
+	got, err := r.model.Embed(ctx, inputs)
+	if err != nil {
+		return nil, err
+	}
+	if len(got) != len(inputs) {
+		return nil, fmt.Errorf("%w: %d embeddings for %d inputs", ErrTransient, len(got), len(inputs))
+	}
+	if len(tags) == 0 {
+		return got, nil
+	}
+	fresh := make(map[string][]float32, len(tags))
+	for i, t := range tags {
+		fresh[t.ID] = got[len(texts)+i]
+		vecs[t.ID] = got[len(texts)+i]
+	}
+	if err := r.store.SetTagEmbeddings(ctx, fresh); err != nil {
+		return nil, err
+	}
+	return got[:len(texts)], nil
+}
+
+// nearest returns the indices of the n of count vectors (vec(i) is the
+// i-th) nearest to v by cosine similarity, nearest first; equally near ones
+// keep their order.
+func nearest(v []float32, count int, vec func(i int) []float32, n int) []int {
+	sim := make([]float64, count)
+	order := make([]int, count)
+	for i := range order {
+		order[i], sim[i] = i, cosine(v, vec(i))
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return -cmpFloat(sim[a], sim[b]) })
+	return order[:min(n, count)]
+}
+
+// fold is text in lower case with every run of spaces made one space, the
+// form in which mentions compares names with an entry.
+func fold(text string) string {
+	return strings.Join(strings.Fields(strings.ToLower(text)), " ")
+}
+
+// mentions reports whether the folded text holds the name as whole words,
+// whatever its case: "Carmen" in "Carmen's call", not "art" in "started".
+func mentions(folded, name string) bool {
+	name = fold(name)
+	if name == "" {
+		return false
+	}
+	first, _ := utf8.DecodeRuneInString(name)
+	last, _ := utf8.DecodeLastRuneInString(name)
+	for off := 0; off < len(folded); {
+		i := strings.Index(folded[off:], name)
+		if i < 0 {
+			return false
+		}
+		i += off
+		end := i + len(name)
+		before, _ := utf8.DecodeLastRuneInString(folded[:i])
+		after, _ := utf8.DecodeRuneInString(folded[end:])
+		if !(i > 0 && wordRune(before) && wordRune(first)) && !(end < len(folded) && wordRune(after) && wordRune(last)) {
+			return true
+		}
+		_, size := utf8.DecodeRuneInString(folded[i:])
+		off = i + size
+	}
+	return false
+}
+
+// wordRune reports whether r is part of a word.
+func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
