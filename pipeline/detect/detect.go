@@ -140,6 +140,11 @@ type Pattern struct {
 	ClosedAt      *time.Time
 	Correlations  []Correlation
 	Flows         []Flow
+	// Related are the patterns resting on mostly the same situations, most
+	// shared days first, and Lead is the category of the pattern that leads
+	// the loop they make (see link); both are empty outside a loop.
+	Related []Link
+	Lead    string
 }
 
 // Correlation is a tag a pattern occurs with more than the user's baseline.
@@ -291,7 +296,7 @@ func Run(in Input) []Pattern {
 			pat.CapturesCount = len(f.captures)
 			pat.LastSeen = f.lastSeen
 			pat.Correlations = correlate(f.days, written, tagDays, tagInfo, reviewed[p.ID])
-			pat.Flows = flows(catID, cat.Kind, f.segments, pat.Feelings)
+			pat.Flows = flows(catID, cat.Kind, f.segments)
 		}
 		switch {
 		case f == nil:
@@ -311,6 +316,7 @@ func Run(in Input) []Pattern {
 		out = append(out, pat)
 	}
 	slices.SortFunc(out, func(a, b Pattern) int { return cmp.Compare(a.CategoryID, b.CategoryID) })
+	link(out, in, facts, loc)
 	return out
 }
 
@@ -472,11 +478,40 @@ func liftImpact(lift float64) string {
 
 // flows links, in each of the pattern's segments, a trigger, a feeling and a
 // behaviour that were all found in that segment; a segment missing any of
-// the three gives none. With several candidates the choice is fixed: the
-// pattern's own tag when the pattern is a trigger or behaviour, the
-// pattern's most frequent feeling present, and otherwise the first in the
-// segment's order.
-func flows(catID, kind string, segments []*Segment, feelings []string) []Flow {
+// the three gives none. With several candidates the choice is the one most
+// associated with the pattern: the pattern's own tag when the pattern is a
+// trigger or behaviour, else the one seen in the most of the pattern's
+// segments (a trigger or behaviour by its category, then by itself; a
+// feeling by its word), ties going to the name first in order.
+func flows(catID, kind string, segments []*Segment) []Flow {
+	seen := map[flowKey]int{}
+	for _, sg := range segments {
+		for j, t := range sg.Tags {
+			keys := flowKeys(t)
+			for i, k := range keys {
+				if k.of != 0 && (i == 0 || k != keys[0]) && !keyBefore(sg.Tags[:j], k) {
+					seen[k]++
+				}
+			}
+		}
+	}
+	// better reports whether t is a better choice than cur; own says
+	// whether the pattern's own tags come first for this part.
+	better := func(t, cur *Tag, own bool) bool {
+		if cur == nil {
+			return true
+		}
+		if own && (t.CategoryID == catID) != (cur.CategoryID == catID) {
+			return t.CategoryID == catID
+		}
+		tk, ck := flowKeys(*t), flowKeys(*cur)
+		for i := range tk {
+			if c := cmp.Compare(seen[tk[i]], seen[ck[i]]); c != 0 {
+				return c > 0
+			}
+		}
+		return t.Name < cur.Name
+	}
 	var out []Flow
 	for _, sg := range segments {
 		var trig, beh, feel *Tag
@@ -484,31 +519,16 @@ func flows(catID, kind string, segments []*Segment, feelings []string) []Flow {
 			t := &sg.Tags[i]
 			switch t.Type {
 			case trigger:
-				if trig == nil || (kind == trigger && t.CategoryID == catID && trig.CategoryID != catID) {
+				if better(t, trig, kind == trigger) {
 					trig = t
 				}
 			case goodBehaviour, badBehaviour:
-				if beh == nil || (kind != trigger && t.CategoryID == catID && beh.CategoryID != catID) {
+				if better(t, beh, kind != trigger) {
 					beh = t
 				}
-			}
-		}
-		for _, id := range feelings {
-			for i := range sg.Tags {
-				if sg.Tags[i].FeelingID == id {
-					feel = &sg.Tags[i]
-					break
-				}
-			}
-			if feel != nil {
-				break
-			}
-		}
-		if feel == nil {
-			for i := range sg.Tags {
-				if sg.Tags[i].Type == positiveFeeling || sg.Tags[i].Type == negativeFeeling {
-					feel = &sg.Tags[i]
-					break
+			case positiveFeeling, negativeFeeling:
+				if better(t, feel, false) {
+					feel = t
 				}
 			}
 		}
@@ -517,4 +537,41 @@ func flows(catID, kind string, segments []*Segment, feelings []string) []Flow {
 		}
 	}
 	return out
+}
+
+// flowKey is what a tag is counted under for flows: its category ('c'), the
+// tag itself ('t') or its feeling ('f'). The zero key counts nothing.
+type flowKey struct {
+	of byte
+	id string
+}
+
+// flowKeys are the keys of a tag, the strongest first: a trigger or
+// behaviour counts under its category and itself, a feeling twice under its
+// word of the vocabulary.
+func flowKeys(t Tag) [2]flowKey {
+	switch t.Type {
+	case trigger, goodBehaviour, badBehaviour:
+		if t.CategoryID == "" {
+			return [2]flowKey{{'t', t.ID}, {'t', t.ID}}
+		}
+		return [2]flowKey{{'c', t.CategoryID}, {'t', t.ID}}
+	case positiveFeeling, negativeFeeling:
+		if t.FeelingID == "" {
+			return [2]flowKey{{'f', t.Name}, {'f', t.Name}}
+		}
+		return [2]flowKey{{'f', t.FeelingID}, {'f', t.FeelingID}}
+	}
+	return [2]flowKey{}
+}
+
+// keyBefore reports whether an earlier tag of the segment counts under k,
+// so that a segment counts once for each key.
+func keyBefore(tags []Tag, k flowKey) bool {
+	for _, t := range tags {
+		if ks := flowKeys(t); ks[0] == k || ks[1] == k {
+			return true
+		}
+	}
+	return false
 }
