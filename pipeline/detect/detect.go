@@ -484,92 +484,91 @@ func liftImpact(lift float64) string {
 // segments (a trigger or behaviour by its category, then by itself; a
 // feeling by its word), ties going to the name first in order.
 func flows(catID, kind string, segments []*Segment) []Flow {
-	seen := map[flowKey]int{}
-	for _, sg := range segments {
-		for j, t := range sg.Tags {
-			keys := flowKeys(t)
-			for i, k := range keys {
-				if k.of != 0 && (i == 0 || k != keys[0]) && !keyBefore(sg.Tags[:j], k) {
-					seen[k]++
+	// How many of the pattern's segments each category, tag and feeling
+	// shows up in, under its id (ids are distinct across the three);
+	// counted only when some segment has a choice to make.
+	var count map[string]int
+	counts := func() map[string]int {
+		if count != nil {
+			return count
+		}
+		count = map[string]int{}
+		for _, sg := range segments {
+			for j, t := range sg.Tags {
+				switch t.Type {
+				case trigger, goodBehaviour, badBehaviour:
+					if t.CategoryID != "" && !categoryBefore(sg.Tags[:j], t.CategoryID) {
+						count[t.CategoryID]++
+					}
+					count[t.ID]++
+				case positiveFeeling, negativeFeeling:
+					if !feelingBefore(sg.Tags[:j], t.FeelingID) {
+						count[t.FeelingID]++
+					}
 				}
 			}
 		}
-	}
-	// better reports whether t is a better choice than cur; own says
-	// whether the pattern's own tags come first for this part.
-	better := func(t, cur *Tag, own bool) bool {
-		if cur == nil {
-			return true
-		}
-		if own && (t.CategoryID == catID) != (cur.CategoryID == catID) {
-			return t.CategoryID == catID
-		}
-		tk, ck := flowKeys(*t), flowKeys(*cur)
-		for i := range tk {
-			if c := cmp.Compare(seen[tk[i]], seen[ck[i]]); c != 0 {
-				return c > 0
-			}
-		}
-		return t.Name < cur.Name
+		return count
 	}
 	var out []Flow
 	for _, sg := range segments {
-		var trig, beh, feel *Tag
+		var trig, beh, feel choice
 		for i := range sg.Tags {
 			t := &sg.Tags[i]
 			switch t.Type {
 			case trigger:
-				if better(t, trig, kind == trigger) {
-					trig = t
-				}
+				trig.consider(t, kind == trigger && t.CategoryID == catID, counts)
 			case goodBehaviour, badBehaviour:
-				if better(t, beh, kind != trigger) {
-					beh = t
-				}
+				beh.consider(t, kind != trigger && t.CategoryID == catID, counts)
 			case positiveFeeling, negativeFeeling:
-				if better(t, feel, false) {
-					feel = t
-				}
+				feel.consider(t, false, counts)
 			}
 		}
-		if trig != nil && feel != nil && beh != nil {
-			out = append(out, Flow{SegmentID: sg.ID, Trigger: trig.Name, Feeling: feel.Name, Behaviour: beh.Name})
+		if trig.tag != nil && feel.tag != nil && beh.tag != nil {
+			out = append(out, Flow{SegmentID: sg.ID, Trigger: trig.tag.Name, Feeling: feel.tag.Name, Behaviour: beh.tag.Name})
 		}
 	}
 	return out
 }
 
-// flowKey is what a tag is counted under for flows: its category ('c'), the
-// tag itself ('t') or its feeling ('f'). The zero key counts nothing.
-type flowKey struct {
-	of byte
-	id string
+// choice is the best candidate so far for one part of a flow: the
+// pattern's own tag first, then the one whose category (or feeling) shows
+// up in the most of the pattern's segments, then the tag itself, then the
+// name first in order.
+type choice struct {
+	tag *Tag
+	own bool
 }
 
-// flowKeys are the keys of a tag, the strongest first: a trigger or
-// behaviour counts under its category and itself, a feeling twice under its
-// word of the vocabulary.
-func flowKeys(t Tag) [2]flowKey {
-	switch t.Type {
-	case trigger, goodBehaviour, badBehaviour:
-		if t.CategoryID == "" {
-			return [2]flowKey{{'t', t.ID}, {'t', t.ID}}
-		}
-		return [2]flowKey{{'c', t.CategoryID}, {'t', t.ID}}
-	case positiveFeeling, negativeFeeling:
-		if t.FeelingID == "" {
-			return [2]flowKey{{'f', t.Name}, {'f', t.Name}}
-		}
-		return [2]flowKey{{'f', t.FeelingID}, {'f', t.FeelingID}}
+func (c *choice) consider(t *Tag, own bool, counts func() map[string]int) {
+	switch {
+	case c.tag == nil || (own && !c.own):
+		*c = choice{tag: t, own: own}
+		return
+	case own != c.own:
+		return
 	}
-	return [2]flowKey{}
+	count := counts()
+	score := func(t *Tag) (group, one int) {
+		switch {
+		case t.FeelingID != "":
+			return count[t.FeelingID], 0
+		case t.CategoryID == "":
+			return count[t.ID], count[t.ID]
+		}
+		return count[t.CategoryID], count[t.ID]
+	}
+	g, o := score(t)
+	cg, co := score(c.tag)
+	if cmp.Or(cmp.Compare(g, cg), cmp.Compare(o, co), cmp.Compare(c.tag.Name, t.Name)) > 0 {
+		*c = choice{tag: t, own: own}
+	}
 }
 
-// keyBefore reports whether an earlier tag of the segment counts under k,
-// so that a segment counts once for each key.
-func keyBefore(tags []Tag, k flowKey) bool {
+// feelingBefore reports whether the feeling comes earlier in the segment.
+func feelingBefore(tags []Tag, feelingID string) bool {
 	for _, t := range tags {
-		if ks := flowKeys(t); ks[0] == k || ks[1] == k {
+		if t.FeelingID == feelingID {
 			return true
 		}
 	}
