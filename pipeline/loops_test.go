@@ -27,15 +27,23 @@ func describeCalls(e *env) (int, string) {
 	return n, last
 }
 
-// A loop of three patterns (criticised, then skipping lunch and snapping)
-// gets one description, from one model call, for all three.
-func TestDescribeLoop(t *testing.T) {
+// detectingEnv is an env whose pipeline runs detection after each capture,
+// at a fixed now, which it returns.
+func detectingEnv(t *testing.T) (*env, time.Time) {
+	t.Helper()
 	now := time.Date(2026, 11, 5, 20, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
 	e := newEnv(t)
-	e.store = storetest.MustOpenAt(t, filepath.Join(t.TempDir(), "loop.db"), clock)
-	e.user = storetest.MustCreateUser(t, e.store, "loop@example.com")
+	e.store = storetest.MustOpenAt(t, filepath.Join(t.TempDir(), "detecting.db"), clock)
+	e.user = storetest.MustCreateUser(t, e.store, "detecting@example.com")
 	e.pipe = e.newPipeline(func(o *pipeline.Options) { o.Store = e.store; o.Detector = detect.NewDetector(e.store, clock) })
+	return e, now
+}
+
+// A loop of three patterns (criticised, then skipping lunch and snapping)
+// gets one description, from one model call, for all three.
+func TestDescribeLoop(t *testing.T) {
+	e, now := detectingEnv(t)
 	ctx := context.Background()
 	process := func(text string, at time.Time) {
 		t.Helper()
