@@ -454,6 +454,11 @@ func TestBrowser(t *testing.T) {
 	}
 
 	waitFor(t, ctx, base+"/patterns", `[data-pattern-id][data-state=open]`, 1)
+	// The criticism and the skipped lunch come in the same situations: one
+	// loop, shown as one card that names the other pattern.
+	if cards, then := count(t, ctx, `[data-pattern-id]`), count(t, ctx, `[data-pattern-id] [data-testid=loop] a`); cards != 1 || then != 1 {
+		t.Errorf("%d pattern cards naming %d others, want the loop as one card naming one", cards, then)
+	}
 	screenshots(t, ctx, "patterns")
 	offered := count(t, ctx, `[data-pattern-id] button[name=status][value=accepted]`)
 	press(t, ctx, `button[name=status][value=accepted]`)

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -34,15 +36,21 @@ situations below say. Do not name any person, place or activity the situations d
 no lists, no quotation marks.`, describeSchema)
 
 // writeDescriptions writes the missing descriptions of the user's patterns, and
-// rewrites those in another language than the user's app_locale. A pattern
-// whose description cannot be written keeps the old one until the next run.
+// rewrites those in another language than the user's app_locale. A loop (see
+// describeUnits) gets one description, written for its lead and given to
+// each of its patterns. A pattern whose description cannot be written keeps
+// the old one until the next run.
 func (p *Pipeline) writeDescriptions(ctx context.Context, log *slog.Logger, userID string) error {
 	locale, err := p.opts.Store.SettingValue(ctx, userID, store.SettingAppLocale)
 	if err != nil {
 		return err
 	}
 	list, err := p.opts.Store.PatternsToDescribe(ctx, userID, locale)
-	if err != nil || len(list) == 0 {
+	if err != nil {
+		return err
+	}
+	units, err := p.describeUnits(ctx, userID, locale, list)
+	if err != nil || len(units) == 0 {
 		return err
 	}
 	names, err := p.opts.Store.Tags(ctx, userID, store.TagPerson, store.TagLocation, store.TagActivity)
@@ -50,7 +58,8 @@ func (p *Pipeline) writeDescriptions(ctx context.Context, log *slog.Logger, user
 		return err
 	}
 	lang := languageName(locale)
-	for _, pat := range list {
+	for _, u := range units {
+		pat := u.lead
 		segments, err := p.opts.Store.PatternSegments(ctx, &pat, describeSituations)
 		if err != nil {
 			return err
@@ -58,9 +67,13 @@ func (p *Pipeline) writeDescriptions(ctx context.Context, log *slog.Logger, user
 		if len(segments) == 0 {
 			continue
 		}
-		// What the description may name: the situations' words and tags.
+		// What the description may name: the situations' words and tags,
+		// and the names of the loop's patterns.
 		texts := make([]string, len(segments))
 		grounding := []string{strings.ToLower(pat.Name)}
+		for _, o := range u.others {
+			grounding = append(grounding, strings.ToLower(o.Name))
+		}
 		for i, sg := range segments {
 			texts[i] = sg.Text
 			grounding = append(grounding, strings.ToLower(sg.Text))
@@ -72,8 +85,8 @@ func (p *Pipeline) writeDescriptions(ctx context.Context, log *slog.Logger, user
 		for _, f := range pat.Feelings {
 			feelings = append(feelings, f.Name)
 		}
-		user := fmt.Sprintf("Language: %s (%s)\nPattern: %s (%s)\nFeelings it comes with: %s\nSituations:\n- %s\n",
-			lang, locale, pat.Name, strings.ReplaceAll(pat.Kind, "_", " "), strings.Join(feelings, ", "), strings.Join(texts, "\n- "))
+		user := fmt.Sprintf("Language: %s (%s)\nPattern: %s (%s)\n%sFeelings it comes with: %s\nSituations:\n- %s\n",
+			lang, locale, pat.Name, kindWords(pat.Kind), u.loopLine(), strings.Join(feelings, ", "), strings.Join(texts, "\n- "))
 		var description string
 		r := &runner{store: p.opts.Store, model: p.opts.Model, modelName: p.opts.ModelName, log: log}
 		err = r.call(ctx, StepDescribe, ChatRequest{System: describeSystem, User: user, Schema: describeSchema, MaxTokens: 300},
@@ -85,11 +98,86 @@ func (p *Pipeline) writeDescriptions(ctx context.Context, log *slog.Logger, user
 		if err != nil {
 			return fmt.Errorf("describe pattern %s: %w", pat.ID, err)
 		}
-		if err := p.opts.Store.SetPatternDescription(ctx, pat.ID, description, locale); err != nil {
-			return err
+		for _, id := range u.ids() {
+			if err := p.opts.Store.SetPatternDescription(ctx, id, description, locale); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// describeUnit is what one description is written for: a pattern alone, or
+// the lead of a loop with the other patterns of the loop.
+type describeUnit struct {
+	lead   store.Pattern
+	others []store.Pattern
+}
+
+func (u describeUnit) ids() []string {
+	ids := []string{u.lead.ID}
+	for _, o := range u.others {
+		ids = append(ids, o.ID)
+	}
+	return ids
+}
+
+// loopLine tells the model the whole loop, for a loop; it is empty for a
+// pattern alone.
+func (u describeUnit) loopLine() string {
+	if len(u.others) == 0 {
+		return ""
+	}
+	parts := make([]string, len(u.others))
+	for i, o := range u.others {
+		parts[i] = fmt.Sprintf("%s (%s)", o.Name, kindWords(o.Kind))
+	}
+	return fmt.Sprintf("Loop: %s (%s), then %s. They come in the same situations: describe them as one loop, "+
+		"what sets it off, how it feels and what the writer tends to do then.\n", u.lead.Name, kindWords(u.lead.Kind), strings.Join(parts, ", "))
+}
+
+func kindWords(kind string) string { return strings.ReplaceAll(kind, "_", " ") }
+
+// describeUnits groups the patterns that need a description (list) by
+// loop: a loop needs one when any of its patterns does, or when its
+// patterns' descriptions differ (the loop changed since it was described).
+// Patterns in no loop are described alone, as listed.
+func (p *Pipeline) describeUnits(ctx context.Context, userID, locale string, list []store.Pattern) ([]describeUnit, error) {
+	loops, err := p.opts.Store.Loops(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	leadOf := map[string]string{}
+	for lead, ids := range loops {
+		for _, id := range ids {
+			leadOf[id] = lead
+		}
+	}
+	var units []describeUnit
+	need := map[string]bool{}
+	for _, pat := range list {
+		if lead, ok := leadOf[pat.ID]; ok {
+			need[lead] = true
+		} else {
+			units = append(units, describeUnit{lead: pat})
+		}
+	}
+	for _, lead := range slices.Sorted(maps.Keys(loops)) {
+		members := make([]store.Pattern, len(loops[lead]))
+		differ := false
+		for i, id := range loops[lead] {
+			m, err := p.opts.Store.FindPattern(ctx, userID, id)
+			if err != nil {
+				return nil, err
+			}
+			members[i] = *m
+			differ = differ || m.Description != members[0].Description || m.DescriptionLocale != locale
+		}
+		if need[lead] || differ {
+			units = append(units, describeUnit{lead: members[0], others: members[1:]})
+		}
+	}
+	return units, nil
 }
 
 var sentenceEnd = regexp.MustCompile(`[.!?。！？](\s|$)`)

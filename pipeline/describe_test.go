@@ -2,30 +2,21 @@ package pipeline_test
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ollama/ollama/api"
 
-	"github.com/recur-journal/recur/pipeline"
-	"github.com/recur-journal/recur/pipeline/detect"
 	"github.com/recur-journal/recur/pipeline/fakeollama"
 	"github.com/recur-journal/recur/store"
-	"github.com/recur-journal/recur/store/storetest"
 )
 
 // describedEnv runs three days of the boss criticising the user through the
 // pipeline, with detection, so that one pattern needs a description.
 func describedEnv(t *testing.T) (*env, string) {
 	t.Helper()
-	now := time.Date(2026, 11, 5, 20, 0, 0, 0, time.UTC)
-	clock := func() time.Time { return now }
-	e := newEnv(t)
-	e.store = storetest.MustOpenAt(t, filepath.Join(t.TempDir(), "d.db"), clock)
-	e.user = storetest.MustCreateUser(t, e.store, "d@example.com")
-	e.pipe = e.newPipeline(func(o *pipeline.Options) { o.Store = e.store; o.Detector = detect.NewDetector(e.store, clock) })
+	e, now := detectingEnv(t)
 	ctx := context.Background()
 	for d := 1; d <= 3; d++ {
 		c := &store.Capture{UserID: e.user.ID, Original: "My boss criticised my report. I felt anxious.", OccurredAt: now.AddDate(0, 0, -d)}

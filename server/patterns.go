@@ -36,6 +36,15 @@ type PatternItem struct {
 	LastDetectedAt Timestamp    `json:"last_detected_at" doc:"When it was last seen: the latest occurred_at among its captures."`
 	ClosedAt       *Timestamp   `json:"closed_at" nullable:"true" doc:"When it stopped showing up (a week after it was last seen, or when its captures went); null while open. Accepted patterns close only when none of their captures is left."`
 	CreatedAt      Timestamp    `json:"created_at"`
+	Related        []RelatedRef `json:"related" doc:"The patterns that rest on mostly the same situations, most shared days first: with this one they make a loop, such as a trigger and the behaviours that follow it. Two patterns are related when they show up in the same situations on at least three different days and those shared situations are at least 60% of the situations of the one with fewer. Empty when it is part of no loop; a rejected pattern is never related."`
+}
+
+// RelatedRef names a pattern related to another and how much they share.
+type RelatedRef struct {
+	ID         string `json:"id" format:"uuid"`
+	Name       string `json:"name" doc:"The related pattern's name."`
+	Kind       string `json:"kind" enum:"trigger,good_behaviour,bad_behaviour" doc:"The kind of the related pattern's category."`
+	SharedDays int    `json:"shared_days" doc:"Number of different days with a situation both patterns show up in."`
 }
 
 // Pattern is a pattern with the captures it rests on, its correlations and flows.
@@ -78,12 +87,16 @@ type Flow struct {
 	Behaviour string `json:"behaviour"`
 }
 
-func newPatternItem(p *store.Pattern) PatternItem {
+func newPatternItem(p *store.Pattern, loop store.PatternLoop) PatternItem {
 	out := PatternItem{ID: p.ID, Name: p.Name, Sentiment: p.Sentiment, Impact: p.Impact, Urgent: p.Urgent,
 		Feelings: make([]FeelingRef, len(p.Feelings)), Description: p.Description, Status: p.Status, CapturesCount: p.CapturesCount,
-		LastDetectedAt: Timestamp(p.LastDetectedAt), ClosedAt: stamp(p.ClosedAt), CreatedAt: Timestamp(p.CreatedAt)}
+		LastDetectedAt: Timestamp(p.LastDetectedAt), ClosedAt: stamp(p.ClosedAt), CreatedAt: Timestamp(p.CreatedAt),
+		Related: make([]RelatedRef, len(loop.Related))}
 	for i, f := range p.Feelings {
 		out.Feelings[i] = FeelingRef{ID: f.ID, Name: f.Name}
+	}
+	for i, r := range loop.Related {
+		out.Related[i] = RelatedRef{ID: r.ID, Name: r.Name, Kind: r.Kind, SharedDays: r.SharedDays}
 	}
 	return out
 }
@@ -123,7 +136,7 @@ func (s *Server) registerPatterns() {
 
 	o = op(http.MethodGet, "/patterns/{id}", "get-pattern", "Patterns", "Show a pattern with its captures, correlations and flows",
 		scopePatternsRead, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound)
-	o.Description += " A rejected pattern is still readable; its correlations and flows are gone."
+	o.Description += " A rejected pattern is still readable; its correlations, flows and related patterns are gone."
 	huma.Register(s.api, o, s.getPattern)
 
 	o = op(http.MethodPatch, "/patterns/{id}", "review-pattern", "Patterns", "Accept or reject a pattern",
@@ -147,9 +160,17 @@ func (s *Server) listPatterns(ctx context.Context, in *listPatternsInput) (*stru
 	if err != nil {
 		return nil, err
 	}
+	ids := make([]string, len(list))
+	for i, p := range list {
+		ids[i] = p.ID
+	}
+	loops, err := s.opts.Store.PatternLoops(ctx, current(ctx).User.ID, ids...)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]PatternItem, len(list))
 	for i := range list {
-		out[i] = newPatternItem(&list[i])
+		out[i] = newPatternItem(&list[i], loops[list[i].ID])
 	}
 	return newFilteredList(out, total, in.PageParams, s.url("/patterns"), filter), nil
 }
@@ -160,7 +181,11 @@ func (s *Server) patternOut(ctx context.Context, p *store.Pattern) (*struct{ Bod
 	if err != nil {
 		return nil, err
 	}
-	out := Pattern{PatternItem: newPatternItem(p), Captures: make([]CaptureRef, len(d.Captures)),
+	loops, err := s.opts.Store.PatternLoops(ctx, p.UserID, p.ID)
+	if err != nil {
+		return nil, err
+	}
+	out := Pattern{PatternItem: newPatternItem(p, loops[p.ID]), Captures: make([]CaptureRef, len(d.Captures)),
 		Correlations: make([]Correlation, len(d.Correlations)), Flows: make([]Flow, len(d.Flows))}
 	for i, c := range d.Captures {
 		out.Captures[i] = CaptureRef{ID: c.ID, Status: c.Status, OccurredAt: Timestamp(c.OccurredAt)}

@@ -81,6 +81,10 @@ func TestPatterns(t *testing.T) {
 		t.Fatalf("pattern = %s", res.Body)
 	}
 	corrID := corrs[0].(map[string]any)["id"].(string)
+	// Bob's journal tells the same loop; his patterns never show in Alice's.
+	bobs := seed(t, h, h.bob)
+	workRelated := `"related":[{"id":"` + ids["skipping meals"] + `","name":"skipping meals","kind":"bad_behaviour","shared_days":3}]`
+	mealsRelated := `"related":[{"id":"` + work + `","name":"criticism at work","kind":"trigger","shared_days":3}]`
 	readOnly := storeToken(h.alice.ID, "patterns:read")
 	ro, err := h.store.CreateToken(context.Background(), readOnly)
 	if err != nil {
@@ -90,12 +94,14 @@ func TestPatterns(t *testing.T) {
 	h.run([]scenario{
 		{name: "List", method: "GET", path: "/api/patterns", token: h.tokenA, status: 200,
 			contains: []string{`"name":"criticism at work"`, `"name":"skipping meals"`, `"total":2`, `"urgent":true`,
-				`"feelings":[{"id":"anxious","name":"anxious"}]`, `"sentiment":"negative"`},
-			notContains: []string{`"captures":`, `"flows":`}},
-		{name: "ListOthers", method: "GET", path: "/api/patterns", token: h.tokenB, status: 200, contains: []string{`"data":[]`}},
+				`"feelings":[{"id":"anxious","name":"anxious"}]`, `"sentiment":"negative"`, workRelated, mealsRelated},
+			notContains: []string{`"captures":`, `"flows":`, bobs["criticism at work"], bobs["skipping meals"]}},
+		{name: "ListOthers", method: "GET", path: "/api/patterns", token: h.tokenB, status: 200,
+			notContains: []string{work, ids["skipping meals"]}},
 		{name: "GetShape", method: "GET", path: "/api/patterns/" + work, token: h.tokenA, status: 200,
 			contains: []string{`"tag":{"id":`, `"type":"person","name":"Anna"}`, `"impact":"high"`, `"amount":3`,
-				`"trigger":"boss shouting","feeling":"anxious","behaviour":"skipped lunch"`, `"closed_at":null`}},
+				`"trigger":"boss shouting","feeling":"anxious","behaviour":"skipped lunch"`, `"closed_at":null`, workRelated},
+			notContains: []string{bobs["skipping meals"]}},
 		{name: "GetOthers", method: "GET", path: "/api/patterns/" + work, token: h.tokenB, status: 404, notContains: []string{"criticism"}},
 		{name: "ReviewOthers", method: "PATCH", path: "/api/patterns/" + work, token: h.tokenB, body: map[string]string{"status": "accepted"}, status: 404},
 		{name: "ReviewBadStatus", invalid: true, method: "PATCH", path: "/api/patterns/" + work, token: h.tokenA, body: map[string]string{"status": "detected"}, status: 422,
@@ -133,8 +139,11 @@ func TestPatterns(t *testing.T) {
 		res := h.do("PATCH", "/api/patterns/"+work, h.tokenA, map[string]string{"status": "rejected"})
 		data := res.JSON(t)["data"].(map[string]any)
 		if res.Status != 200 || data["status"] != "rejected" || data["closed_at"] == nil ||
-			len(data["correlations"].([]any)) != 0 || len(data["flows"].([]any)) != 0 {
+			len(data["correlations"].([]any)) != 0 || len(data["flows"].([]any)) != 0 || len(data["related"].([]any)) != 0 {
 			t.Fatalf("rejected pattern = %d %s", res.Status, res.Body)
+		}
+		if meals := h.do("GET", "/api/patterns/"+ids["skipping meals"], h.tokenA, nil); !strings.Contains(string(meals.Body), `"related":[]`) {
+			t.Fatalf("a rejected pattern is still related: %s", meals.Body)
 		}
 		if err := detect.NewDetector(h.store, nil).Detect(context.Background(), h.alice.ID); err != nil {
 			t.Fatal(err)

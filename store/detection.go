@@ -179,6 +179,7 @@ type DetectedPattern struct {
 	// LinksHash sums up Correlations and Flows; when it equals the stored
 	// one, they are not written again.
 	LinksHash string
+	Loop      DetectedLoop // see links.go
 }
 
 // DetectedCorrelation is a correlation as a detection run found it.
@@ -225,7 +226,7 @@ func (s *Store) SaveDetection(ctx context.Context, userID string, result []Detec
 				return err
 			}
 		}
-		return nil
+		return saveLoops(ctx, tx, userID, result)
 	})
 }
 

@@ -254,16 +254,30 @@ func TestPatterns(t *testing.T) {
 			fmt.Sprintf(`<progress id="lock-progress" value="%d" max="%d">`, lock.Current, lock.Required))
 	})
 	id := h.lunchPattern(h.alice)
+	// Criticism and skipping meals rest on the same situations: a loop.
+	var lead string
+	list, _, _ := h.store.ListPatterns(context.Background(), h.alice.ID, store.Page{Page: 1, Limit: 10})
+	for _, p := range list {
+		if p.Name == "criticism" {
+			lead = p.ID
+		}
+	}
 	t.Run("Card", func(t *testing.T) {
-		has(t, "patterns", alice.get("/patterns"), 200, `data-pattern-id="`+id+`" data-state="open"`, "skipping meals",
-			`action="/patterns/`+id+`"`, `name="status" value="accepted"`, `name="status" value="rejected"`, "leaves this topic alone", `<svg class="strip"`, "on 3 days")
+		a := alice.get("/patterns")
+		has(t, "patterns", a, 200, `data-pattern-id="`+lead+`" data-state="open"`, "criticism",
+			`action="/patterns/`+lead+`"`, `name="status" value="accepted"`, `name="status" value="rejected"`, "leaves this topic alone", `<svg class="strip"`, "on 3 days",
+			`then:</span> <a href="/patterns/`+id+`">skipping meals</a>`)
+		if strings.Contains(a.body, `data-pattern-id="`+id+`"`) {
+			t.Error("skipping meals has a card of its own, want it on the card of its loop")
+		}
 		if strings.Contains(bob.get("/patterns").body, id) {
 			t.Error("bob sees alice's pattern")
 		}
 	})
 	t.Run("Page", func(t *testing.T) {
 		a := alice.get("/patterns/" + id)
-		has(t, "pattern", a, 200, `data-testid="flows"`, "criticism", "anxious", "association, not a cause")
+		has(t, "pattern", a, 200, `data-testid="flows"`, "criticism", "anxious", "association, not a cause",
+			`Part of a loop with <a href="/patterns/`+lead+`">criticism</a>`)
 		if strings.Contains(a.body, "data-correlation-id") && !strings.Contains(a.body, "of your 2 days with Lea") {
 			t.Error("a correlation without its sample")
 		}
@@ -280,7 +294,7 @@ func TestPatterns(t *testing.T) {
 		if p, _ := h.store.FindPattern(context.Background(), h.alice.ID, id); p.Status != store.PatternAccepted {
 			t.Errorf("status = %s, want accepted", p.Status)
 		}
-		has(t, "accepted", alice.get("/patterns"), 200, "Accepted")
+		has(t, "accepted", alice.get("/patterns/"+id), 200, "Accepted")
 	})
 	t.Run("RejectNeedsConfirmation", func(t *testing.T) {
 		has(t, "reject", alice.post("/patterns/"+id, url.Values{"status": {"rejected"}}), 422, "second button")

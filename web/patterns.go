@@ -2,6 +2,7 @@ package web
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"html/template"
 	"net/http"
@@ -18,6 +19,11 @@ type patternView struct {
 	State string // open or closed
 	Days  int    // days it showed up on
 	Strip template.HTML
+	// Then are the other patterns of the loop this one leads, shown on its
+	// card instead of cards of their own; Loop, on a pattern's own page,
+	// the patterns it makes a loop with.
+	Then []store.RelatedPattern
+	Loop []store.RelatedPattern
 }
 
 type patternsData struct {
@@ -89,15 +95,24 @@ func (a *App) listPatterns(w http.ResponseWriter, r *http.Request) {
 			seen[p.ID][c.OccurredAt.In(v.Loc).Format(time.DateOnly)] = true
 		}
 	}
+	then, err := a.loopCards(ctx, v.User.ID, list)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
 	var d patternsData
 	for i := range list {
 		p := &list[i]
+		t, ok := then[p.ID]
+		if !ok {
+			continue // on the card of its loop's lead
+		}
 		with, _, err := a.opts.Store.PatternDays(ctx, v.User.ID, p.ID, v.Loc)
 		if err != nil {
 			a.fail(w, r, err)
 			return
 		}
-		pv := patternView{Pattern: *p, State: "open", Days: with, Strip: dayStrip(seen[p.ID], now, stripDays)}
+		pv := patternView{Pattern: *p, State: "open", Days: with, Strip: dayStrip(seen[p.ID], now, stripDays), Then: t}
 		if p.ClosedAt != nil {
 			pv.State = "closed"
 			d.Closed = append(d.Closed, pv)
@@ -112,6 +127,33 @@ func (a *App) listPatterns(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	a.render(w, r, http.StatusOK, "patterns", page{Title: "Patterns", Nav: "patterns", Data: d})
+}
+
+// loopCards decides which listed patterns get a card: a loop is one card,
+// its lead's, naming the loop's other patterns in list order. It returns,
+// for each pattern that gets a card, the others its card names; a pattern
+// whose lead is not listed gets a card of its own.
+func (a *App) loopCards(ctx context.Context, userID string, list []store.Pattern) (map[string][]store.RelatedPattern, error) {
+	ids := make([]string, len(list))
+	for i, p := range list {
+		ids[i] = p.ID
+	}
+	loops, err := a.opts.Store.PatternLoops(ctx, userID, ids...)
+	if err != nil {
+		return nil, err
+	}
+	cards := make(map[string][]store.RelatedPattern, len(list))
+	for _, p := range list {
+		cards[p.ID] = nil
+	}
+	for _, p := range list {
+		lead := loops[p.ID].LeadID
+		if _, listed := cards[lead]; listed && lead != p.ID {
+			delete(cards, p.ID)
+			cards[lead] = append(cards[lead], store.RelatedPattern{ID: p.ID, Name: p.Name, Kind: p.Kind})
+		}
+	}
+	return cards, nil
 }
 
 // correlationView is a correlation with the sample behind it: the pattern
@@ -185,6 +227,12 @@ func (a *App) showPattern(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, r, err)
 		return
 	}
+	loops, err := a.opts.Store.PatternLoops(r.Context(), v.User.ID, p.ID)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	pv.Loop = loops[p.ID].Related
 	d := patternData{Pattern: pv, HasFlows: len(detail.Flows) > 0}
 	if d.HasFlows {
 		d.Flows = flowsSVG(detail.Flows)

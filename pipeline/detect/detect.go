@@ -140,6 +140,11 @@ type Pattern struct {
 	ClosedAt      *time.Time
 	Correlations  []Correlation
 	Flows         []Flow
+	// Related are the patterns resting on mostly the same situations, most
+	// shared days first, and Lead is the category of the pattern that leads
+	// the loop they make (see link); both are empty outside a loop.
+	Related []Link
+	Lead    string
 }
 
 // Correlation is a tag a pattern occurs with more than the user's baseline.
@@ -291,7 +296,7 @@ func Run(in Input) []Pattern {
 			pat.CapturesCount = len(f.captures)
 			pat.LastSeen = f.lastSeen
 			pat.Correlations = correlate(f.days, written, tagDays, tagInfo, reviewed[p.ID])
-			pat.Flows = flows(catID, cat.Kind, f.segments, pat.Feelings)
+			pat.Flows = flows(catID, cat.Kind, f.segments)
 		}
 		switch {
 		case f == nil:
@@ -311,6 +316,7 @@ func Run(in Input) []Pattern {
 		out = append(out, pat)
 	}
 	slices.SortFunc(out, func(a, b Pattern) int { return cmp.Compare(a.CategoryID, b.CategoryID) })
+	link(out, in, facts, loc)
 	return out
 }
 
@@ -472,49 +478,99 @@ func liftImpact(lift float64) string {
 
 // flows links, in each of the pattern's segments, a trigger, a feeling and a
 // behaviour that were all found in that segment; a segment missing any of
-// the three gives none. With several candidates the choice is fixed: the
-// pattern's own tag when the pattern is a trigger or behaviour, the
-// pattern's most frequent feeling present, and otherwise the first in the
-// segment's order.
-func flows(catID, kind string, segments []*Segment, feelings []string) []Flow {
+// the three gives none. With several candidates the choice is the one most
+// associated with the pattern: the pattern's own tag when the pattern is a
+// trigger or behaviour, else the one seen in the most of the pattern's
+// segments (a trigger or behaviour by its category, then by itself; a
+// feeling by its word), ties going to the name first in order.
+func flows(catID, kind string, segments []*Segment) []Flow {
+	// How many of the pattern's segments each category, tag and feeling
+	// shows up in, under its id (ids are distinct across the three);
+	// counted only when some segment has a choice to make.
+	var count map[string]int
+	counts := func() map[string]int {
+		if count != nil {
+			return count
+		}
+		count = map[string]int{}
+		for _, sg := range segments {
+			for j, t := range sg.Tags {
+				switch t.Type {
+				case trigger, goodBehaviour, badBehaviour:
+					if t.CategoryID != "" && !categoryBefore(sg.Tags[:j], t.CategoryID) {
+						count[t.CategoryID]++
+					}
+					count[t.ID]++
+				case positiveFeeling, negativeFeeling:
+					if !feelingBefore(sg.Tags[:j], t.FeelingID) {
+						count[t.FeelingID]++
+					}
+				}
+			}
+		}
+		return count
+	}
 	var out []Flow
 	for _, sg := range segments {
-		var trig, beh, feel *Tag
+		var trig, beh, feel choice
 		for i := range sg.Tags {
 			t := &sg.Tags[i]
 			switch t.Type {
 			case trigger:
-				if trig == nil || (kind == trigger && t.CategoryID == catID && trig.CategoryID != catID) {
-					trig = t
-				}
+				trig.consider(t, kind == trigger && t.CategoryID == catID, counts)
 			case goodBehaviour, badBehaviour:
-				if beh == nil || (kind != trigger && t.CategoryID == catID && beh.CategoryID != catID) {
-					beh = t
-				}
+				beh.consider(t, kind != trigger && t.CategoryID == catID, counts)
+			case positiveFeeling, negativeFeeling:
+				feel.consider(t, false, counts)
 			}
 		}
-		for _, id := range feelings {
-			for i := range sg.Tags {
-				if sg.Tags[i].FeelingID == id {
-					feel = &sg.Tags[i]
-					break
-				}
-			}
-			if feel != nil {
-				break
-			}
-		}
-		if feel == nil {
-			for i := range sg.Tags {
-				if sg.Tags[i].Type == positiveFeeling || sg.Tags[i].Type == negativeFeeling {
-					feel = &sg.Tags[i]
-					break
-				}
-			}
-		}
-		if trig != nil && feel != nil && beh != nil {
-			out = append(out, Flow{SegmentID: sg.ID, Trigger: trig.Name, Feeling: feel.Name, Behaviour: beh.Name})
+		if trig.tag != nil && feel.tag != nil && beh.tag != nil {
+			out = append(out, Flow{SegmentID: sg.ID, Trigger: trig.tag.Name, Feeling: feel.tag.Name, Behaviour: beh.tag.Name})
 		}
 	}
 	return out
+}
+
+// choice is the best candidate so far for one part of a flow: the
+// pattern's own tag first, then the one whose category (or feeling) shows
+// up in the most of the pattern's segments, then the tag itself, then the
+// name first in order.
+type choice struct {
+	tag *Tag
+	own bool
+}
+
+func (c *choice) consider(t *Tag, own bool, counts func() map[string]int) {
+	switch {
+	case c.tag == nil || (own && !c.own):
+		*c = choice{tag: t, own: own}
+		return
+	case own != c.own:
+		return
+	}
+	count := counts()
+	score := func(t *Tag) (group, one int) {
+		switch {
+		case t.FeelingID != "":
+			return count[t.FeelingID], 0
+		case t.CategoryID == "":
+			return count[t.ID], count[t.ID]
+		}
+		return count[t.CategoryID], count[t.ID]
+	}
+	g, o := score(t)
+	cg, co := score(c.tag)
+	if cmp.Or(cmp.Compare(g, cg), cmp.Compare(o, co), cmp.Compare(c.tag.Name, t.Name)) > 0 {
+		*c = choice{tag: t, own: own}
+	}
+}
+
+// feelingBefore reports whether the feeling comes earlier in the segment.
+func feelingBefore(tags []Tag, feelingID string) bool {
+	for _, t := range tags {
+		if t.FeelingID == feelingID {
+			return true
+		}
+	}
+	return false
 }

@@ -427,8 +427,8 @@ func TestFlows(t *testing.T) {
 	if len(p.Flows) != 2 {
 		t.Fatalf("flows = %+v, want two: a segment missing a part gives none", p.Flows)
 	}
-	if f := p.Flows[0]; f.SegmentID != "s1" || f.Trigger != "boss" || f.Feeling != "anxious" || f.Behaviour != "snap" {
-		t.Errorf("flow = %+v, want the pattern's own trigger, its top feeling and the first behaviour", f)
+	if f := p.Flows[0]; f.SegmentID != "s1" || f.Trigger != "boss" || f.Feeling != "anxious" || f.Behaviour != "run" {
+		t.Errorf("flow = %+v, want the pattern's own trigger, its top feeling and the behaviour of most of its situations", f)
 	}
 	if f := p.Flows[1]; f.SegmentID != "s3" || f.Trigger != "boss" || f.Feeling != "anxious" || f.Behaviour != "run" {
 		t.Errorf("flow = %+v", f)

@@ -92,6 +92,10 @@ func toStore(patterns []Pattern) []store.DetectedPattern {
 			dp.Flows = append(dp.Flows, store.Flow{SegmentID: f.SegmentID, Trigger: f.Trigger, Feeling: f.Feeling, Behaviour: f.Behaviour})
 		}
 		dp.LinksHash = linksHash(p)
+		dp.Loop = store.DetectedLoop{Lead: p.Lead}
+		for _, l := range p.Related {
+			dp.Loop.Related = append(dp.Loop.Related, store.DetectedLink(l))
+		}
 		out[i] = dp
 	}
 	return out

@@ -249,16 +249,23 @@ func (l *Lexicon) categorise(user string) []map[string]string {
 	return out
 }
 
-var describeLine = regexp.MustCompile(`(?m)^(Language|Pattern|Feelings it comes with): (.*)$`)
+var (
+	describeLine = regexp.MustCompile(`(?m)^(Language|Pattern|Loop|Feelings it comes with): (.*)$`)
+	kindNote     = regexp.MustCompile(` \([a-z ]+\)`)
+)
 
 // describe writes a two-sentence description from the prompt's header
-// lines, in Portuguese when asked for it and in English otherwise.
+// lines, in Portuguese when asked for it and in English otherwise. A loop
+// is told whole: "criticism at work, then staying late, skipping meals".
 func describe(user string) string {
 	fields := map[string]string{}
 	for _, m := range describeLine.FindAllStringSubmatch(user, -1) {
 		fields[m[1]] = m[2]
 	}
 	pattern, _, _ := strings.Cut(fields["Pattern"], " (")
+	if loop, _, ok := strings.Cut(fields["Loop"], ". "); ok {
+		pattern = kindNote.ReplaceAllString(loop, "")
+	}
 	if strings.Contains(fields["Language"], "Portuguese") {
 		return fmt.Sprintf("Isto volta muitas vezes: %s. Costuma sentir-se %s.", pattern, fields["Feelings it comes with"])
 	}
