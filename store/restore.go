@@ -1,0 +1,537 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// Restore brings a document made by Export into the user's account, as one
+// batch named name. open opens the document at its start; Restore reads it
+// as a stream, a record at a time, and opens it a second time when its
+// records' ids turn out to be taken here. An error reading it (not its
+// content) is returned as it is.
+//
+// Into an account without entries it restores everything as it was:
+// analysis, patterns and the user's decisions on them, settings. Records keep
+// their ids unless one of them already exists here (the export came from
+// this same instance), in which case all get new ones. Captures that were
+// waiting for analysis are queued again, in the batch.
+//
+// Into an account that has entries it imports the captures' texts only, as
+// any import does: those already there are left out, the rest are analysed
+// afresh.
+//
+// A document that is not a Recur export, or breaks a rule, gives EINVALID
+// under "file" saying where, and nothing is written.
+func (s *Store) Restore(ctx context.Context, userID, name string, open func() (io.ReadCloser, error)) (*ImportResult, error) {
+	var hasEntries bool
+	if err := s.read.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM captures WHERE user_id = ?)
+		OR EXISTS (SELECT 1 FROM categories WHERE user_id = ?)`, userID, userID).Scan(&hasEntries); err != nil {
+		return nil, err
+	}
+	if hasEntries {
+		var entries []ImportEntry
+		err := readExport(open, func(table string, i int, row *exportRow) error {
+			if table != "captures" {
+				return nil
+			}
+			text, _ := row.get("original").(string)
+			at, _ := row.get("occurred_at").(string)
+			when, err := ParseTime(at)
+			if err != nil {
+				return Invalid("file", "captures[%d]: occurred_at %q is not a time like 2026-11-22T08:21:03.120000Z.", i, at)
+			}
+			entries = append(entries, ImportEntry{OccurredAt: when, Text: text, Source: fmt.Sprintf("captures[%d]", i)})
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		return s.ImportCaptures(ctx, userID, name, entries)
+	}
+	var ids idMap // nil: records keep their ids
+	for {
+		res := &ImportResult{}
+		err := s.update(ctx, func(tx *sql.Tx) error {
+			r := &restorer{ctx: ctx, tx: tx, userID: userID, now: s.Now(), ids: ids,
+				cols: map[string]map[string]string{}, stmts: map[string]*sql.Stmt{}}
+			defer r.close()
+			if err := readExport(open, r.add); err != nil {
+				return err
+			}
+			var err error
+			res.Imported, res.Batch, err = r.finish(name)
+			return err
+		})
+		if errors.Is(err, errIDTaken) && ids == nil {
+			// Written nothing: the export came from this instance, so
+			// every record is written again under a new id.
+			ids = idMap{}
+			continue
+		}
+		return res, err
+	}
+}
+
+// OpenBytes opens a document held in memory, for Restore.
+func OpenBytes(data []byte) func() (io.ReadCloser, error) {
+	return func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
+}
+
+// errIDTaken stops a restore that keeps ids when one is already taken here.
+var errIDTaken = errors.New("an id of the export is taken")
+
+// readExport reads an export document from open as a stream and calls
+// visit with every record of its tables, in order. The head (format and
+// version) must come before the tables, and the tables in the order Export
+// writes them. Content that breaks this gives EINVALID under "file"; visit's
+// errors and errors reading the document are returned as they are.
+func readExport(open func() (io.ReadCloser, error), visit func(table string, i int, row *exportRow) error) error {
+	rc, err := open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	src := &sourceReader{r: rc}
+	dec := json.NewDecoder(src)
+	// fail turns a decoding error into the sentence for the file, unless
+	// reading the file itself failed.
+	fail := func(err error, format string, args ...any) error {
+		if src.err != nil {
+			return src.err
+		}
+		var se *json.SyntaxError
+		if errors.As(err, &se) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			return Invalid("file", "The export is not valid JSON: %v (at byte %d).", strings.TrimPrefix(err.Error(), "json: "), dec.InputOffset())
+		}
+		return Invalid("file", format, append(args, err)...)
+	}
+	if tok, err := dec.Token(); err != nil {
+		return fail(err, "The export is not valid JSON: %v.")
+	} else if tok != json.Delim('{') {
+		return Invalid("file", "The export is not valid JSON: it is not an object.")
+	}
+	var format string
+	var version int
+	next := 0 // the first of exportTables that may still come
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return fail(err, "The export is not valid JSON: %v.")
+		}
+		key := tok.(string)
+		switch key {
+		case "format":
+			if err := dec.Decode(&format); err != nil {
+				return fail(err, "The export's format is not text: %v.")
+			}
+			if format != ExportFormat {
+				return Invalid("file", "This is not a Recur export: its format is %q, not %q.", format, ExportFormat)
+			}
+			continue
+		case "version":
+			if err := dec.Decode(&version); err != nil {
+				return fail(err, "The export's version is not a whole number: %v.")
+			}
+			continue
+		case "exported_at", "user":
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return fail(err, "The export's %s cannot be read: %v.", key)
+			}
+			continue
+		}
+		t := slices.IndexFunc(exportTables, func(t exportTable) bool { return t.name == key })
+		switch {
+		case t < 0:
+			return Invalid("file", "The export has an unknown part %q.", key)
+		case format != ExportFormat:
+			return Invalid("file", "This is not a Recur export: it does not start with \"format\": %q.", ExportFormat)
+		case version != ExportVersion:
+			return Invalid("file", "This export has format version %d; this Recur reads version %d. Import it with the Recur version that matches.", version, ExportVersion)
+		case t < next:
+			return Invalid("file", "The export's %s come after a part that follows them, or twice; an export lists %s.", key, tableNames())
+		}
+		next = t + 1
+		if err := readTable(dec, key, visit, fail); err != nil {
+			return err
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return fail(err, "The export is not valid JSON: %v.")
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		if src.err != nil {
+			return src.err
+		}
+		return Invalid("file", "The export is not valid JSON: something follows its end (at byte %d).", dec.InputOffset())
+	}
+	switch {
+	case format != ExportFormat:
+		return Invalid("file", "This is not a Recur export: its format is %q, not %q.", format, ExportFormat)
+	case version != ExportVersion:
+		return Invalid("file", "This export has format version %d; this Recur reads version %d. Import it with the Recur version that matches.", version, ExportVersion)
+	}
+	return nil
+}
+
+// readTable reads one table's list of records, a record at a time.
+func readTable(dec *json.Decoder, table string, visit func(string, int, *exportRow) error, fail func(error, string, ...any) error) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return fail(err, "The export's %s is not a list of records: %v.", table)
+	}
+	if tok == nil { // null: no records
+		return nil
+	}
+	if tok != json.Delim('[') {
+		return Invalid("file", "The export's %s is not a list of records.", table)
+	}
+	var row exportRow // reused: a record is written before the next is read
+	for i := 0; dec.More(); i++ {
+		if err := dec.Decode(&row); err != nil {
+			return fail(err, "The export's %s is not a list of records: %v.", table)
+		}
+		if err := visit(table, i, &row); err != nil {
+			return err
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return fail(err, "The export's %s is not a list of records: %v.", table)
+	}
+	return nil
+}
+
+// tableNames lists the export's tables in their order.
+func tableNames() string {
+	names := make([]string, len(exportTables))
+	for i, t := range exportTables {
+		names[i] = t.name
+	}
+	return strings.Join(names, ", ")
+}
+
+// sourceReader remembers the error reading the document ended with, so
+// that it is told apart from content that is not JSON.
+type sourceReader struct {
+	r   io.Reader
+	err error
+}
+
+func (s *sourceReader) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if err != nil && err != io.EOF {
+		s.err = err
+	}
+	return n, err
+}
+
+// restorer writes the records of an export inside one transaction, rows of
+// a table in multi-row inserts of up to restoreBatch rows.
+type restorer struct {
+	ctx    context.Context
+	tx     *sql.Tx
+	userID string
+	now    time.Time
+	ids    idMap                        // nil keeps every id
+	cols   map[string]map[string]string // by table: column names to declared types
+	stmts  map[string]*sql.Stmt         // by query
+
+	// The rows waiting to be written: same table, same columns.
+	table  string
+	names  []string
+	args   []any
+	wheres []where
+
+	queued   []string // ids of captures to analyse again
+	captures int
+}
+
+// restoreBatch is the most rows one insert writes.
+const restoreBatch = 64
+
+// where names a record of the export in messages: "captures[12]".
+type where struct {
+	table string
+	i     int
+}
+
+func (w where) String() string { return fmt.Sprintf("%s[%d]", w.table, w.i) }
+
+// add checks one record and queues it for writing.
+func (r *restorer) add(table string, i int, row *exportRow) error {
+	t := exportTables[slices.IndexFunc(exportTables, func(t exportTable) bool { return t.name == table })]
+	cols, ok := r.cols[table]
+	if !ok {
+		var err error
+		if cols, err = tableColumns(r.ctx, r.tx, table); err != nil {
+			return err
+		}
+		r.cols[table] = cols
+	}
+	w := where{table, i}
+	if table == "settings" {
+		key, _ := row.get("key").(string)
+		value, _ := row.get("value").(string)
+		st := Setting{Key: key, Value: value}
+		if err := st.Validate(); err != nil {
+			return Invalid("file", "%s: %s", w, ErrorMessage(err))
+		}
+	}
+	names := make([]string, 0, len(row.names)+3)
+	args := make([]any, 0, len(row.names)+3)
+	for k, col := range row.names {
+		typ, ok := cols[col]
+		if !ok || slices.Contains(t.omit, col) || slices.Contains(names, col) {
+			return Invalid("file", "%s: unknown field %q.", w, col)
+		}
+		v, err := restoreValue(w, col, typ, row.values[k])
+		if err != nil {
+			return err
+		}
+		if err := restoreRule(w, table, col, v); err != nil {
+			return err
+		}
+		if s, ok := v.(string); ok && slices.Contains(t.ids, col) {
+			v = r.ids.mapList(s)
+		}
+		names = append(names, col)
+		args = append(args, v)
+	}
+	if _, ok := cols["user_id"]; ok {
+		names = append(names, "user_id")
+		args = append(args, r.userID)
+	}
+	if table == "captures" {
+		r.captures++
+		if st := row.get("status"); st == StatusQueued || st == StatusProcessing {
+			// Its run is to be done again here; finish places it in the queue.
+			names, args = setColumn(names, args, "status", StatusQueued)
+			names, args = setColumn(names, args, "background", 1)
+			names, args = setColumn(names, args, "available_at", FormatTime(r.now))
+			r.queued = append(r.queued, r.ids.mapList(fmt.Sprint(row.get("id"))))
+		}
+	}
+	if table != r.table || !slices.Equal(names, r.names) || len(r.wheres) == restoreBatch {
+		if err := r.flush(); err != nil {
+			return err
+		}
+		r.table, r.names = table, names
+	}
+	r.args = append(r.args, args...)
+	r.wheres = append(r.wheres, w)
+	return nil
+}
+
+// flush writes the waiting rows in one insert. When it fails, they are
+// written one at a time to name the record at fault.
+func (r *restorer) flush() error {
+	n := len(r.wheres)
+	if n == 0 {
+		return nil
+	}
+	defer func() { r.args, r.wheres = r.args[:0], r.wheres[:0] }()
+	err := r.insert(n, r.args)
+	if err == nil || n == 1 {
+		return r.insertError(err, r.wheres[0])
+	}
+	if r.ids == nil && takenID(err) {
+		return errIDTaken
+	}
+	cols := len(r.names)
+	for k, w := range r.wheres {
+		if err := r.insert(1, r.args[k*cols:(k+1)*cols]); err != nil {
+			return r.insertError(err, w)
+		}
+	}
+	return r.insertError(err, r.wheres[0]) // not a row's fault
+}
+
+// insert writes n rows of r.names.
+func (r *restorer) insert(n int, args []any) error {
+	verb := "INSERT"
+	if r.table == "settings" {
+		verb = "INSERT OR REPLACE" // a setting made before the restore gives way
+	}
+	row := "(?" + strings.Repeat(", ?", len(r.names)-1) + ")"
+	query := verb + " INTO " + r.table + " (" + strings.Join(r.names, ", ") + ") VALUES " + row + strings.Repeat(", "+row, n-1)
+	stmt, ok := r.stmts[query]
+	if !ok {
+		var err error
+		if stmt, err = r.tx.PrepareContext(r.ctx, query); err != nil {
+			return err
+		}
+		r.stmts[query] = stmt
+	}
+	_, err := stmt.ExecContext(r.ctx, args...)
+	return err
+}
+
+// insertError is the error of writing the record at w: errIDTaken when
+// its id exists here and ids are kept, else EINVALID naming it.
+func (r *restorer) insertError(err error, w where) error {
+	switch {
+	case err == nil:
+		return nil
+	case r.ids == nil && takenID(err):
+		return errIDTaken
+	}
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return err
+	}
+	return Invalid("file", "%s: %s.", w, strings.TrimPrefix(err.Error(), "constraint failed: "))
+}
+
+// takenID reports whether err is an insert that failed on an id column
+// already taken.
+func takenID(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY && strings.Contains(se.Error(), ".id")
+}
+
+// finish writes what waits, places the captures to analyse in the queue
+// and makes the batch that follows them.
+func (r *restorer) finish(name string) (int, *JobBatch, error) {
+	if err := r.flush(); err != nil {
+		return 0, nil, err
+	}
+	if len(r.queued) > 0 {
+		place, err := r.tx.PrepareContext(r.ctx, `UPDATE captures SET available_at = ? WHERE id = ?`)
+		if err != nil {
+			return 0, nil, err
+		}
+		defer place.Close()
+		for i, id := range r.queued {
+			if _, err := place.ExecContext(r.ctx, queuePlace(r.now, i, len(r.queued)), id); err != nil {
+				return 0, nil, err
+			}
+		}
+	}
+	stamp := FormatTime(r.now)
+	bid, err := createBatch(r.ctx, r.tx, r.userID, BatchImport, name, r.queued, stamp)
+	if err != nil {
+		return 0, nil, err
+	}
+	b, err := findBatch(r.ctx, r.tx, r.userID, bid)
+	return r.captures, b, err
+}
+
+// close closes the prepared statements.
+func (r *restorer) close() {
+	for _, stmt := range r.stmts {
+		stmt.Close()
+	}
+}
+
+// setColumn sets a column's value in an insert, adding the column if needed.
+func setColumn(names []string, args []any, col string, v any) ([]string, []any) {
+	if i := slices.Index(names, col); i >= 0 {
+		args[i] = v
+		return names, args
+	}
+	return append(names, col), append(args, v)
+}
+
+// restoreValue checks a value against its column's declared type, and that
+// a time is stored the way every reader expects.
+func restoreValue(w where, col, typ string, v any) (any, error) {
+	switch v := v.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		if typ != "TEXT" {
+			return nil, Invalid("file", "%s: %s must be a number.", w, col)
+		}
+		if strings.HasSuffix(col, "_at") {
+			if _, err := ParseTime(v); err != nil {
+				return nil, Invalid("file", "%s: %s %q is not a time like 2026-11-22T08:21:03.120000Z.", w, col, v)
+			}
+		}
+		return v, nil
+	case json.Number:
+		if typ != "INTEGER" {
+			return nil, Invalid("file", "%s: %s must be text.", w, col)
+		}
+		n, err := v.Int64()
+		if err != nil {
+			return nil, Invalid("file", "%s: %s must be a whole number.", w, col)
+		}
+		return n, nil
+	default:
+		return nil, Invalid("file", "%s: %s must be text, a number or null.", w, col)
+	}
+}
+
+// restoreRule checks what the schema cannot: values that readers parse.
+func restoreRule(w where, table, col string, v any) error {
+	switch {
+	case table == "captures" && col == "status":
+		if !slices.Contains([]any{StatusQueued, StatusProcessing, StatusProcessed, StatusFailed}, v) {
+			return Invalid("file", "%s: status must be queued, processing, processed or failed.", w)
+		}
+	case table == "patterns" && col == "feelings":
+		var names []string
+		if s, ok := v.(string); !ok || json.Unmarshal([]byte(s), &names) != nil {
+			return Invalid("file", "%s: feelings must be a JSON list of feeling names, as text.", w)
+		}
+	}
+	return nil
+}
+
+// tableColumns maps a table's columns to their declared types.
+func tableColumns(ctx context.Context, tx *sql.Tx, table string) (map[string]string, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT name, type FROM pragma_table_info(?)`, table)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	cols := map[string]string{}
+	for rows.Next() {
+		var name, typ string
+		if err := rows.Scan(&name, &typ); err != nil {
+			return nil, err
+		}
+		cols[name] = strings.ToUpper(typ)
+	}
+	return cols, rows.Err()
+}
+
+// idMap gives the records of a restore new ids, the same for every mention
+// of an old one.
+type idMap map[string]string // nil keeps every id
+
+// mapList maps one id, or a comma-separated list of them.
+func (m idMap) mapList(s string) string {
+	if m == nil || s == "" {
+		return s
+	}
+	if !strings.Contains(s, ",") {
+		return m.mapOne(s)
+	}
+	parts := strings.Split(s, ",")
+	for i, id := range parts {
+		parts[i] = m.mapOne(id)
+	}
+	return strings.Join(parts, ",")
+}
+
+func (m idMap) mapOne(id string) string {
+	n, ok := m[id]
+	if !ok {
+		n = newID()
+		m[id] = n
+	}
+	return n
+}
