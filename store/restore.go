@@ -60,6 +60,19 @@ func (s *Store) Restore(ctx context.Context, userID, name string, open func() (i
 		}
 		return s.ImportCaptures(ctx, userID, name, entries)
 	}
+	// A restore writes more pages than SQLite's cache holds (2 MiB): when
+	// it is full they go to the log and are read back before the commit. A
+	// larger cache for the restore saves that. A multi-row insert keeps a
+	// journal of its own, in case it fails half-way; in memory it costs no
+	// file writes. Both are set on the one writer connection and given back
+	// afterwards.
+	for _, p := range []string{fmt.Sprintf("cache_size = -%d", restoreCacheKiB), "temp_store = MEMORY"} {
+		if _, err := s.write.ExecContext(ctx, "PRAGMA "+p); err != nil {
+			return nil, err
+		}
+	}
+	defer s.write.ExecContext(context.WithoutCancel(ctx), "PRAGMA cache_size = -2000")
+	defer s.write.ExecContext(context.WithoutCancel(ctx), "PRAGMA temp_store = DEFAULT")
 	var ids idMap // nil: records keep their ids
 	for {
 		res := &ImportResult{}
@@ -257,6 +270,9 @@ type restorer struct {
 	queued   []string // ids of captures to analyse again
 	captures int
 }
+
+// restoreCacheKiB is SQLite's page cache during a restore.
+const restoreCacheKiB = 32 << 10
 
 // restoreBatch is the most rows one insert writes.
 const restoreBatch = 64
