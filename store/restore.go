@@ -267,12 +267,15 @@ type restorer struct {
 	args   []any
 	wheres []where
 
+	rowNames []string // the record being added, reused
+	rowArgs  []any
+
 	queued   []string // ids of captures to analyse again
 	captures int
 }
 
 // restoreCacheKiB is SQLite's page cache during a restore.
-const restoreCacheKiB = 32 << 10
+const restoreCacheKiB = 16 << 10
 
 // restoreBatch is the most rows one insert writes.
 const restoreBatch = 64
@@ -305,8 +308,8 @@ func (r *restorer) add(table string, i int, row *exportRow) error {
 			return Invalid("file", "%s: %s", w, ErrorMessage(err))
 		}
 	}
-	names := make([]string, 0, len(row.names)+3)
-	args := make([]any, 0, len(row.names)+3)
+	names, args := r.rowNames[:0], r.rowArgs[:0]
+	defer func() { r.rowNames, r.rowArgs = names, args }() // reused by the next record
 	for k, col := range row.names {
 		typ, ok := cols[col]
 		if !ok || slices.Contains(t.omit, col) || slices.Contains(names, col) {
@@ -343,7 +346,7 @@ func (r *restorer) add(table string, i int, row *exportRow) error {
 		if err := r.flush(); err != nil {
 			return err
 		}
-		r.table, r.names = table, names
+		r.table, r.names = table, slices.Clone(names)
 	}
 	r.args = append(r.args, args...)
 	r.wheres = append(r.wheres, w)
