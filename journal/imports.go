@@ -28,7 +28,7 @@ import (
 func Import(ctx context.Context, st *store.Store, userID, name string, res *importer.Result) (*store.ImportResult, error) {
 	title := fmt.Sprintf("Import of %s (%s)", name, res.Format.Title())
 	if res.Format == importer.Recur {
-		return st.Restore(ctx, userID, title, res.Recur)
+		return st.Restore(ctx, userID, title, store.OpenBytes(res.Recur))
 	}
 	entries := make([]store.ImportEntry, len(res.Entries))
 	for i, e := range res.Entries {

@@ -80,7 +80,7 @@ func TestExportRoundTrip(t *testing.T) {
 	t.Run("NewInstance", func(t *testing.T) {
 		s := storetest.MustOpenAt(t, filepath.Join(t.TempDir(), "new.db"), func() time.Time { return journalEnd })
 		u := storetest.MustCreateUser(t, s, "moved@example.com")
-		res, err := s.Restore(ctx, u.ID, "Import of export.json", raw)
+		res, err := s.Restore(ctx, u.ID, "Import of export.json", store.OpenBytes(raw))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,7 +101,7 @@ func TestExportRoundTrip(t *testing.T) {
 	})
 	t.Run("SameInstanceNewIDs", func(t *testing.T) {
 		u := storetest.MustCreateUser(t, e.store, "second@example.com")
-		if _, err := e.store.Restore(ctx, u.ID, "Import of export.json", raw); err != nil {
+		if _, err := e.store.Restore(ctx, u.ID, "Import of export.json", store.OpenBytes(raw)); err != nil {
 			t.Fatal(err)
 		}
 		_, got := exportOf(t, e.store, u.ID)
@@ -120,7 +120,7 @@ func TestExportRoundTrip(t *testing.T) {
 		}
 	})
 	t.Run("AccountWithEntriesAddsNothing", func(t *testing.T) {
-		res, err := e.store.Restore(ctx, e.user.ID, "again", raw)
+		res, err := e.store.Restore(ctx, e.user.ID, "again", store.OpenBytes(raw))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -155,7 +155,7 @@ func TestExportRoundTrip(t *testing.T) {
 			{`"original":`, `"unheard_of":0,"original":`, "unknown field"},
 		} {
 			broken := strings.Replace(string(raw), c.from, c.to, 1)
-			_, err := e.store.Restore(ctx, u.ID, "broken", []byte(broken))
+			_, err := e.store.Restore(ctx, u.ID, "broken", store.OpenBytes([]byte(broken)))
 			if store.ErrorCode(err) != store.EINVALID || !strings.Contains(store.ErrorMessage(err), c.where) {
 				t.Errorf("%s -> %s: err = %v; want EINVALID mentioning %s", c.from, c.to, err, c.where)
 			}

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -9,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
 	"github.com/recur-journal/recur/importer"
 	"github.com/recur-journal/recur/journal"
@@ -59,12 +59,6 @@ type importInput struct {
 func (in *importInput) Resolve(ctx huma.Context) []error {
 	in.body = ctx.BodyReader()
 	return nil
-}
-
-type exportOutput struct {
-	ContentType        string `header:"Content-Type"`
-	ContentDisposition string `header:"Content-Disposition"`
-	Body               []byte
 }
 
 func (s *Server) registerImports() {
@@ -151,11 +145,21 @@ func (s *Server) reanalyse(ctx context.Context, _ *struct{}) (*batchOutput, erro
 	return s.batchAnswer(b), nil
 }
 
-func (s *Server) export(ctx context.Context, _ *struct{}) (*exportOutput, error) {
-	var buf bytes.Buffer
-	if err := s.opts.Store.Export(ctx, current(ctx).User.ID, &buf); err != nil {
-		return nil, err
-	}
+func (s *Server) export(ctx context.Context, _ *struct{}) (*huma.StreamResponse, error) {
+	userID := current(ctx).User.ID
 	name := "recur-export-" + s.opts.Store.Now().Format("2006-01-02") + ".json"
-	return &exportOutput{ContentType: "application/json", ContentDisposition: `attachment; filename="` + name + `"`, Body: buf.Bytes()}, nil
+	// Streamed as the store writes it, a record at a time: a journal of any
+	// size is never held in memory whole.
+	return &huma.StreamResponse{Body: func(hctx huma.Context) {
+		r, w := humago.Unwrap(hctx)
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(http.StatusOK)
+		err := s.opts.Store.Export(r.Context(), userID, &deadlineWriter{w: w, rc: http.NewResponseController(w)})
+		if err != nil && !clientGone(r.Context()) {
+			// The status is sent: the client sees a document cut short.
+			logger(r.Context()).Error("export", "error", err)
+		}
+	}}, nil
 }

@@ -1,10 +1,11 @@
 package detect_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -120,11 +121,14 @@ func analysedTenYears(b *testing.B) (*store.Store, *store.User) {
 	return s, u
 }
 
-// BenchmarkExport writes the whole ten-year journal as the export document.
+// BenchmarkExport writes the whole ten-year journal as the export
+// document, to a writer that keeps nothing, and reports its size and the
+// peak memory it took.
 func BenchmarkExport(b *testing.B) {
 	s, u := analysedTenYears(b)
 	var size int64
 	b.ReportAllocs()
+	peak := startPeakMemory()
 	for b.Loop() {
 		var w countWriter
 		if err := s.Export(context.Background(), u.ID, &w); err != nil {
@@ -132,27 +136,39 @@ func BenchmarkExport(b *testing.B) {
 		}
 		size = int64(w)
 	}
+	peak.report(b)
 	b.ReportMetric(float64(size)/(1<<20), "MiB")
 }
 
-// BenchmarkRestore brings the ten-year export back into a new account of
-// the same instance, so every record gets a new id.
+// BenchmarkRestore brings the ten-year export, read from a file as an
+// import reads it, back into a new account of the same instance, so every
+// record gets a new id, and reports the peak memory it took.
 func BenchmarkRestore(b *testing.B) {
 	s, u := analysedTenYears(b)
-	var buf bytes.Buffer
-	if err := s.Export(context.Background(), u.ID, &buf); err != nil {
+	name := filepath.Join(b.TempDir(), "export.json")
+	f, err := os.Create(name)
+	if err != nil {
 		b.Fatal(err)
 	}
+	if err := s.Export(context.Background(), u.ID, f); err != nil {
+		b.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
+	open := func() (io.ReadCloser, error) { return os.Open(name) }
 	b.ReportAllocs()
 	n := 0
+	peak := startPeakMemory()
 	for b.Loop() {
 		n++
 		v := storetest.MustCreateUser(b, s, fmt.Sprintf("restore%d@example.com", n))
-		res, err := s.Restore(context.Background(), v.ID, "restore", buf.Bytes())
+		res, err := s.Restore(context.Background(), v.ID, "restore", open)
 		if err != nil || res.Imported != 3650 {
 			b.Fatalf("restored %+v, %v", res, err)
 		}
 	}
+	peak.report(b)
 }
 
 // BenchmarkImport imports ten years of daily entries of about a thousand
