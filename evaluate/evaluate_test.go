@@ -70,6 +70,28 @@ func TestMatchRule(t *testing.T) {
 	}
 }
 
+// TestCardsGroupLoops: the patterns of one loop are one card, as the
+// patterns page shows them, so a loop found whole is no duplicate.
+func TestCardsGroupLoops(t *testing.T) {
+	deck := cards([]FoundPattern{
+		{ID: "a", Loop: "a", Name: "criticism from Dana"},
+		{ID: "b", Name: "deadlines"},
+		{ID: "c", Loop: "a", Name: "working late"},
+		{ID: "d", Name: "running"},
+	})
+	var got [][]string
+	for _, c := range deck {
+		var names []string
+		for _, p := range c.Patterns {
+			names = append(names, p.ID)
+		}
+		got = append(got, names)
+	}
+	if want := [][]string{{"a", "c"}, {"b"}, {"d"}}; !slices.EqualFunc(got, want, slices.Equal[[]string]) {
+		t.Errorf("cards = %v, want %v", got, want)
+	}
+}
+
 func TestScoreThreads(t *testing.T) {
 	j := mustParse(t, tiny)
 	days := []string{"2026-03-10", "2026-03-12", "2026-03-13"}

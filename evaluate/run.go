@@ -185,13 +185,21 @@ func collect(ctx context.Context, s *store.Store, userID string, j *Journal, ids
 	if err != nil {
 		return nil, err
 	}
+	patternIDs := make([]string, len(list))
+	for i, pat := range list {
+		patternIDs[i] = pat.ID
+	}
+	loops, err := s.PatternLoops(ctx, userID, patternIDs...)
+	if err != nil {
+		return nil, err
+	}
 	for i := range list {
 		pat := &list[i]
 		d, err := s.PatternDetail(ctx, pat)
 		if err != nil {
 			return nil, err
 		}
-		fp := FoundPattern{Name: pat.Name, Kind: pat.Kind, Urgent: pat.Urgent}
+		fp := FoundPattern{ID: pat.ID, Loop: loops[pat.ID].LeadID, Name: pat.Name, Kind: pat.Kind, Urgent: pat.Urgent}
 		for _, c := range d.Captures {
 			if day := j.Day(c.OccurredAt); !slices.Contains(fp.Days, day) {
 				fp.Days = append(fp.Days, day)

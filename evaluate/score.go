@@ -20,6 +20,8 @@ type Found struct {
 
 // FoundPattern is a detected pattern with its local days.
 type FoundPattern struct {
+	ID           string
+	Loop         string // the id of the loop's lead; empty in no loop
 	Name         string
 	Kind         string
 	Urgent       bool
@@ -45,17 +47,25 @@ type FoundSituation struct {
 	Feelings   []string
 }
 
-// Card is what the patterns page shows as one: today each pattern is its
-// own card; patterns linked as one loop will share a card.
+// Card is what the patterns page shows as one: a pattern in no loop, or
+// the patterns of one loop together.
 type Card struct {
 	Patterns []FoundPattern
 }
 
 // cards groups patterns into the cards a reader sees.
 func cards(patterns []FoundPattern) []Card {
-	out := make([]Card, len(patterns))
-	for i, p := range patterns {
-		out[i] = Card{Patterns: []FoundPattern{p}}
+	var out []Card
+	at := map[string]int{} // loop lead -> its card
+	for _, p := range patterns {
+		if i, ok := at[p.Loop]; ok && p.Loop != "" {
+			out[i].Patterns = append(out[i].Patterns, p)
+			continue
+		}
+		if p.Loop != "" {
+			at[p.Loop] = len(out)
+		}
+		out = append(out, Card{Patterns: []FoundPattern{p}})
 	}
 	return out
 }
