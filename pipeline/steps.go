@@ -57,7 +57,9 @@ var translateChecks = mustParseSchema(translateSchema)
 
 var translateSystem = prompt(`You translate personal journal entries into natural English.
 Keep every detail, the first person and the order of events. Do not summarise, explain or add anything.
-Keep sentence and line breaks where the entry has them.`, translateSchema)
+Keep sentence and line breaks where the entry has them.
+Keep names of people and places, and the words the writer calls family by, exactly as written, untranslated:
+"Mamá" stays "Mamá", "la abuela" becomes "abuela" ("I called abuela"), "Oma" stays "Oma".`, translateSchema)
 
 type translateAnswer struct {
 	Language    string `json:"language"`
@@ -191,6 +193,8 @@ func extractSystem(feelings []store.Feeling, schema json.RawMessage) string {
 - good_behaviours: what the writer did that helped them or others ("went for a run", "asked for help").
 - bad_behaviours: what the writer did that harmed them or others ("skipped lunch", "shouted at my partner").
 - persons: people present or involved, by the name or role the entry uses ("Anna", "my boss").
+  One person, one name: when the writer already has a name for this person (listed before the situations), use it
+  however the entry calls them ("Mamá", "my mother", "Carmen Ortega"). Family words stay as written ("abuela").
 - locations: places ("the office", "home").
 - activities: what the writer was doing ("commuting", "cooking").
 Use short names in lower case, except proper names. Note only what the situation says; leave a list empty when it says nothing.
