@@ -104,10 +104,12 @@ var segmentSchema = json.RawMessage(`{"type":"object","properties":{"situations"
 var segmentChecks = mustParseSchema(segmentSchema)
 
 var segmentSystem = prompt(`You read a personal journal entry given as numbered sentences and find its situations.
-A situation is one thing that happened to the writer: what set it off, how they felt, and what they did about it.
+A situation is one thing that happened to the writer. It takes every sentence about that thing: the lead-in that sets
+the scene, what set it off, how the writer felt and reacted, what they did about it, and their plans about it.
 Give each situation as the range of consecutive sentences that tell it: the number of its first and its last sentence.
-Situations are in order and do not overlap. Leave out sentences that tell no situation (greetings, the date, filler).
-An entry about one thing is one situation.`, segmentSchema)
+Situations are in order and do not overlap; a new one begins where the entry turns to something else that happened.
+Leave out sentences that belong to no situation (greetings, the date, filler, a closing line about the day in general).
+An entry about one thing is one situation. An entry where nothing happened has no situations: {"situations":[]}.`, segmentSchema)
 
 type segmentAnswer struct {
 	Situations []struct {
