@@ -232,6 +232,8 @@ func FuzzDescribeAnswer(f *testing.F) {
 	f.Add(`{"description":"You argue with Bruno at the gym."}`)
 	f.Add(`{"description":"One. Two. Three. Four. Five. Six. Seven."}`)
 	f.Add(`{"description":"  "}`)
+	f.Add(`{"description":"You call it \"fine\"."}`)
+	f.Add(`{"description":"You feel tense. You should rest."}`)
 	names := []store.Tag{
 		{Type: store.TagPerson, Name: "Bruno"}, {Type: store.TagLocation, Name: "the gym"},
 		{Type: store.TagPerson, Name: "Anna"}, {Type: store.TagActivity, Name: "commuting"},
@@ -248,7 +250,13 @@ func FuzzDescribeAnswer(f *testing.F) {
 		if n := len(sentenceEnd.FindAllStringIndex(d, -1)); n > 6 {
 			t.Fatalf("accepted a description of %d sentences", n)
 		}
+		if strings.ContainsAny(d, `"“”«»`) {
+			t.Fatalf("accepted %q, which quotes", d)
+		}
 		lower := strings.ToLower(d)
+		if containsWord(lower, "should") || strings.Contains(lower, "try to") {
+			t.Fatalf("accepted %q, which advises", d)
+		}
 		for _, name := range []string{"bruno", "the gym"} {
 			if containsWord(lower, name) {
 				t.Fatalf("accepted %q, which names %q that no situation does", d, name)
