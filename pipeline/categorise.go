@@ -280,6 +280,25 @@ func (r *runner) place(content string, items []item, offers map[string]offer) (m
 	return out, nil
 }
 
+// letterRuns cuts text into runs of letters (words) and the characters
+// between them, in order, and calls fn for each: word says which it is.
+func letterRuns(text string, fn func(run string, word bool)) {
+	for i := 0; i < len(text); {
+		j := i
+		r, _ := utf8.DecodeRuneInString(text[i:])
+		word := unicode.IsLetter(r)
+		for j < len(text) {
+			c, n := utf8.DecodeRuneInString(text[j:])
+			if unicode.IsLetter(c) != word {
+				break
+			}
+			j += n
+		}
+		fn(text[i:j], word)
+		i = j
+	}
+}
+
 // properWords returns the words that the texts capitalise where no
 // sentence begins, by their lower-case form: the proper names ("Mika",
 // "Jonas") a category name keeps.
@@ -287,29 +306,17 @@ func properWords(texts ...string) map[string]string {
 	out := map[string]string{}
 	for _, text := range texts {
 		initial := true
-		for i := 0; i < len(text); {
-			r, size := utf8.DecodeRuneInString(text[i:])
-			if !unicode.IsLetter(r) {
-				if r == '.' || r == '!' || r == '?' || r == '…' || r == '\n' {
-					initial = true
+		letterRuns(text, func(run string, word bool) {
+			switch {
+			case !word:
+				initial = initial || strings.ContainsAny(run, ".!?…\n")
+			default:
+				if r, _ := utf8.DecodeRuneInString(run); unicode.IsUpper(r) && !initial {
+					out[strings.ToLower(run)] = run
 				}
-				i += size
-				continue
+				initial = false
 			}
-			j := i
-			for j < len(text) {
-				c, n := utf8.DecodeRuneInString(text[j:])
-				if !unicode.IsLetter(c) {
-					break
-				}
-				j += n
-			}
-			if word := text[i:j]; unicode.IsUpper(r) && !initial {
-				out[strings.ToLower(word)] = word
-			}
-			initial = false
-			i = j
-		}
+		})
 	}
 	return out
 }
@@ -317,30 +324,14 @@ func properWords(texts ...string) map[string]string {
 // categoryName is a new category's name: spaces collapsed, lower case but
 // for the proper words, which keep their capitals.
 func categoryName(raw string, proper map[string]string) string {
-	raw = strings.Join(strings.Fields(raw), " ")
 	var b strings.Builder
-	for i := 0; i < len(raw); {
-		r, size := utf8.DecodeRuneInString(raw[i:])
-		if !unicode.IsLetter(r) {
-			b.WriteString(strings.ToLower(raw[i : i+size]))
-			i += size
-			continue
+	letterRuns(strings.Join(strings.Fields(raw), " "), func(run string, word bool) {
+		if p, ok := proper[strings.ToLower(run)]; ok && word {
+			b.WriteString(p)
+			return
 		}
-		j := i
-		for j < len(raw) {
-			c, n := utf8.DecodeRuneInString(raw[j:])
-			if !unicode.IsLetter(c) {
-				break
-			}
-			j += n
-		}
-		word := strings.ToLower(raw[i:j])
-		if p, ok := proper[word]; ok {
-			word = p
-		}
-		b.WriteString(word)
-		i = j
-	}
+		b.WriteString(strings.ToLower(run))
+	})
 	return b.String()
 }
 
