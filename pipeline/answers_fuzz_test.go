@@ -177,17 +177,20 @@ func FuzzCategoriseAnswer(f *testing.F) {
 	f.Add(`{"assignments":[{"item":"t1","category":"ct1","new_category":""},{"item":"g2","category":"","new_category":"Going  for a RUN"},{"item":"b3","category":"cg1","new_category":"skipping meals"}]}`)
 	f.Add(`{"assignments":[{"item":"t1","category":"","new_category":"Criticism at work"},{"item":"g2","category":"","new_category":"x"},{"item":"b3","category":"","new_category":"y"}]}`)
 	f.Add(`{"assignments":[{"item":" t1 ","category":"","new_category":"` + strings.Repeat("é", 60) + `"}]}`)
+	f.Add(`{"assignments":[{"item":"t1","category":"ct2","new_category":""},{"item":"g2","category":"","new_category":"runs with jonas"},{"item":"b3","category":"","new_category":"Late Trains"}]}`)
 	items := []item{
-		{ref: "t1", kind: store.TagTrigger, name: "a late train"},
-		{ref: "g2", kind: store.TagGoodBehaviour, name: "went for a run"},
+		{ref: "t1", kind: store.TagTrigger, name: "a late train", situation: "The train was late. I was anxious.", valence: -1},
+		{ref: "g2", kind: store.TagGoodBehaviour, name: "went for a run", situation: "Ran along the canal with Jonas. So happy.", valence: 1},
 		{ref: "b3", kind: store.TagBadBehaviour, name: "skipped lunch"},
 	}
 	offers := map[string]offer{
-		"ct1": {"ct1", store.Category{ID: "c-trains", Kind: store.TagTrigger, Name: "late trains"}},
-		"cg1": {"cg1", store.Category{ID: "c-running", Kind: store.TagGoodBehaviour, Name: "running"}},
+		"ct1": {"ct1", store.Category{ID: "c-trains", Kind: store.TagTrigger, Name: "late trains"}, -1},
+		"ct2": {"ct2", store.Category{ID: "c-praise", Kind: store.TagTrigger, Name: "praise"}, 1},
+		"cg1": {"cg1", store.Category{ID: "c-running", Kind: store.TagGoodBehaviour, Name: "running"}, 0},
 	}
+	valence := map[string]int{"c-trains": -1, "c-praise": 1}
 	existing := map[string][]store.Category{store.TagTrigger: {offers["ct1"].cat, {ID: "c-work", Kind: store.TagTrigger, Name: "criticism at work", Rejected: true}}}
-	ids := map[string]string{"c-trains": store.TagTrigger, "c-running": store.TagGoodBehaviour, "c-work": store.TagTrigger}
+	ids := map[string]string{"c-trains": store.TagTrigger, "c-praise": store.TagTrigger, "c-running": store.TagGoodBehaviour, "c-work": store.TagTrigger}
 	f.Fuzz(func(t *testing.T, content string) {
 		r := &runner{categories: existing}
 		placed, err := r.place(content, items, offers)
@@ -208,9 +211,17 @@ func FuzzCategoriseAnswer(f *testing.F) {
 				t.Fatalf("item %s has category %q and new category %q: want exactly one", it.ref, nt.CategoryID, nt.NewCategory)
 			case nt.CategoryID != "" && ids[nt.CategoryID] != it.kind:
 				t.Fatalf("item %s of kind %s joined category %q", it.ref, it.kind, nt.CategoryID)
-			case nt.NewCategory != "" && (utf8.RuneCountInString(nt.NewCategory) > 60 || nt.NewCategory != strings.ToLower(nt.NewCategory) ||
+			case valence[nt.CategoryID]*it.valence < 0:
+				t.Fatalf("item %s of valence %d joined category %q of the other valence", it.ref, it.valence, nt.CategoryID)
+			case nt.NewCategory != "" && (utf8.RuneCountInString(nt.NewCategory) > 60 ||
 				nt.NewCategory != strings.Join(strings.Fields(nt.NewCategory), " ")):
 				t.Fatalf("item %s founds category %q", it.ref, nt.NewCategory)
+			}
+			// Capitals only where the item or its situation has the word so.
+			for _, w := range strings.FieldsFunc(nt.NewCategory, func(r rune) bool { return !unicode.IsLetter(r) }) {
+				if w != strings.ToLower(w) && !strings.Contains(it.name+" "+it.situation, w) {
+					t.Fatalf("item %s founds category %q, capitalising %q", it.ref, nt.NewCategory, w)
+				}
 			}
 		}
 	})
@@ -221,6 +232,8 @@ func FuzzDescribeAnswer(f *testing.F) {
 	f.Add(`{"description":"You argue with Bruno at the gym."}`)
 	f.Add(`{"description":"One. Two. Three. Four. Five. Six. Seven."}`)
 	f.Add(`{"description":"  "}`)
+	f.Add(`{"description":"You call it \"fine\"."}`)
+	f.Add(`{"description":"You feel tense. You should rest."}`)
 	names := []store.Tag{
 		{Type: store.TagPerson, Name: "Bruno"}, {Type: store.TagLocation, Name: "the gym"},
 		{Type: store.TagPerson, Name: "Anna"}, {Type: store.TagActivity, Name: "commuting"},
@@ -237,7 +250,13 @@ func FuzzDescribeAnswer(f *testing.F) {
 		if n := len(sentenceEnd.FindAllStringIndex(d, -1)); n > 6 {
 			t.Fatalf("accepted a description of %d sentences", n)
 		}
+		if strings.ContainsAny(d, `"“”«»`) {
+			t.Fatalf("accepted %q, which quotes", d)
+		}
 		lower := strings.ToLower(d)
+		if containsWord(lower, "should") || strings.Contains(lower, "try to") {
+			t.Fatalf("accepted %q, which advises", d)
+		}
 		for _, name := range []string{"bruno", "the gym"} {
 			if containsWord(lower, name) {
 				t.Fatalf("accepted %q, which names %q that no situation does", d, name)

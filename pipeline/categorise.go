@@ -29,26 +29,93 @@ var categoriseChecks = mustParseSchema(categoriseSchema)
 
 var categoriseSystem = prompt(`You group the triggers and behaviours of a personal journal into categories of the same meaning,
 so that what keeps coming back can be counted. Each new item has a ref (t1 for a trigger, g1 for a good behaviour,
-b1 for a bad behaviour) and each existing category a ref too (ct1, cg1, cb1).
+b1 for a bad behaviour) and, below it, the situation it comes from; each existing category has a ref too (ct1, cg1, cb1).
 For every new item, either put it in an existing category of the same kind whose meaning is the same
 (set category to that ref and new_category to ""), or found a new category (set category to "" and new_category to
-a short general name in lower case, two to four words, such as "criticism at work", "skipping meals", "going for a run").
+a short general name, two to four words, such as "criticism at work", "calls from my mother", "skipping meals", "going for a run").
+Read the situation to know what the item is about. Name a category by the event or the act, never by a feeling:
+"calls from my mother", not "family guilt"; "deadlines at work", not "work stress".
+A pleasant situation and an unpleasant one never share a category: an item from a pleasant situation does not join a
+category listed under unpleasant situations, nor the other way round. When both tell the same kind of event, name each by what
+happened ("praise from my boss", "criticism from my boss").
+Write names in lower case, but keep the capitals of proper names as the situation writes them ("plans with Mika").
 Items of the same meaning found together share one new category name. Prefer an existing category when it fits.`, categoriseSchema)
 
-// item is a trigger or behaviour that has no category yet.
+// situationChars bounds the situation text shown with each new item.
+const situationChars = 240
+
+// item is a trigger or behaviour that has no category yet, with the text of
+// the first situation it comes from and that situation's valence (see
+// valenceOf).
 type item struct {
-	ref  string
-	kind string
-	name string
+	ref       string
+	kind      string
+	name      string
+	situation string
+	valence   int
 }
 
-// offer is an existing category put before the model.
+// offer is an existing category put before the model, with the valence of
+// the situations its members came from (store.CategoryValences).
 type offer struct {
-	ref string
-	cat store.Category
+	ref     string
+	cat     store.Category
+	valence int
 }
 
 var kindPrefix = map[string]string{store.TagTrigger: "t", store.TagGoodBehaviour: "g", store.TagBadBehaviour: "b"}
+
+// valenceOf is 1 when a situation's feelings are all pleasant, -1 when they
+// are all unpleasant, and 0 when they are mixed or there are none.
+func valenceOf(tags []store.NewTag) int {
+	pleasant, unpleasant := false, false
+	for _, t := range tags {
+		pleasant = pleasant || t.Type == store.TagPositiveFeeling
+		unpleasant = unpleasant || t.Type == store.TagNegativeFeeling
+	}
+	switch {
+	case pleasant && !unpleasant:
+		return 1
+	case unpleasant && !pleasant:
+		return -1
+	}
+	return 0
+}
+
+var valenceWords = map[int]string{1: "pleasant", -1: "unpleasant", 0: "mixed or no feelings"}
+
+// newItems lists the triggers and behaviours of the segments that have no
+// category yet, each once, and returns them with their refs by type and
+// lower-case name. An item keeps the first situation it comes from; its
+// valence is that situation's, or 0 when its situations disagree.
+func newItems(text string, spans []span, tags [][]store.NewTag, names known) ([]item, map[string]string) {
+	var items []item
+	refs := map[string]string{} // type+name -> ref
+	at := map[string]int{}      // ref -> index in items
+	for i, seg := range tags {
+		valence := valenceOf(seg)
+		for _, t := range seg {
+			if !store.Categorised(t.Type) {
+				continue
+			}
+			if old, ok := names[t.Type][strings.ToLower(t.Name)]; ok && old.Category != nil {
+				continue
+			}
+			key := t.Type + "\x00" + strings.ToLower(t.Name)
+			if ref, ok := refs[key]; ok {
+				if it := &items[at[ref]]; it.valence != valence {
+					it.valence = 0
+				}
+				continue
+			}
+			ref := fmt.Sprintf("%s%d", kindPrefix[t.Type], len(items)+1)
+			refs[key], at[ref] = ref, len(items)
+			items = append(items, item{ref: ref, kind: t.Type, name: t.Name, valence: valence,
+				situation: shorten(strings.Join(strings.Fields(text[spans[i].Start:spans[i].End]), " "), situationChars)})
+		}
+	}
+	return items, refs
+}
 
 // categorise asks the model to place each item in an offered category or a
 // new one, and returns, per item ref, the chosen category id or new name.
@@ -69,19 +136,42 @@ func (r *runner) categorise(ctx context.Context, items []item) (map[string]store
 		if err != nil {
 			return nil, err
 		}
+		ids := make([]string, len(cats))
+		for i, c := range cats {
+			ids[i] = c.ID
+		}
+		valences, err := r.store.CategoryValences(ctx, r.capture.UserID, ids)
+		if err != nil {
+			return nil, err
+		}
 		label := strings.ReplaceAll(kind, "_", " ")
+		// Existing categories are listed by the valence of their situations,
+		// so the rule that pleasant and unpleasant never share one can be
+		// followed; place holds the model to it.
 		fmt.Fprintf(&user, "Existing %s categories:\n", label)
 		if len(cats) == 0 {
 			user.WriteString("(none)\n")
 		}
-		for i, c := range cats {
-			ref := fmt.Sprintf("c%s%d", kindPrefix[kind], i+1)
-			offers[ref] = offer{ref, c}
-			fmt.Fprintf(&user, "[%s] %s\n", ref, c.Name)
+		n := 0
+		for _, v := range []int{-1, 1, 0} {
+			heading := false
+			for _, c := range cats {
+				if valences[c.ID] != v {
+					continue
+				}
+				if !heading {
+					fmt.Fprintf(&user, "From %s situations:\n", valenceWords[v])
+					heading = true
+				}
+				n++
+				ref := fmt.Sprintf("c%s%d", kindPrefix[kind], n)
+				offers[ref] = offer{ref, c, v}
+				fmt.Fprintf(&user, "[%s] %s\n", ref, c.Name)
+			}
 		}
 		fmt.Fprintf(&user, "New %ss:\n", label)
 		for _, it := range mine {
-			fmt.Fprintf(&user, "[%s] %s\n", it.ref, it.name)
+			fmt.Fprintf(&user, "[%s] %s\n  situation (%s): %s\n", it.ref, it.name, valenceWords[it.valence], it.situation)
 		}
 		user.WriteString("\n")
 	}
@@ -108,6 +198,14 @@ type categoriseAnswer struct {
 // category it joins or the new category it founds. It returns unusable
 // output when the answer breaks its schema, names an item that was not
 // asked about, or leaves an item without a category.
+//
+// Two rules are kept here rather than refused, as asking again at
+// temperature 0 would bring the same answer: an item from a pleasant
+// situation never joins a category of unpleasant ones (nor the other way
+// round), whether offered or founded earlier in the same answer, and
+// founds a category named as itself instead; and a new name is lower case
+// except for words the item or its situation capitalise where no sentence
+// begins (proper names).
 func (r *runner) place(content string, items []item, offers map[string]offer) (map[string]store.NewTag, error) {
 	var ans categoriseAnswer
 	if err := decode(content, categoriseChecks, &ans); err != nil {
@@ -117,27 +215,46 @@ func (r *runner) place(content string, items []item, offers map[string]offer) (m
 	for _, it := range items {
 		byRef[it.ref] = it
 	}
+	valence := map[string]int{} // category id -> valence, as offered
+	for _, o := range offers {
+		valence[o.cat.ID] = o.valence
+	}
+	founded := map[string]int{} // kind and lower-case new name -> valence of its items
 	out := map[string]store.NewTag{}
 	for _, a := range ans.Assignments {
 		it, ok := byRef[strings.TrimSpace(a.Item)]
 		if !ok {
 			return nil, unusablef("assignment for unknown item %s", brief(a.Item))
 		}
+		proper := properWords(it.name, it.situation)
 		nt := store.NewTag{Type: it.kind, Name: it.name}
-		if o, ok := offers[strings.TrimSpace(a.Category)]; ok && o.cat.Kind == it.kind {
+		o, offered := offers[strings.TrimSpace(a.Category)]
+		offered = offered && o.cat.Kind == it.kind
+		if offered && it.valence*o.valence >= 0 {
 			nt.CategoryID = o.cat.ID
-		} else {
-			// The schema bounds new_category; spaces and case only shrink it.
-			name := strings.ToLower(strings.Join(strings.Fields(a.NewCategory), " "))
-			if name == "" {
-				return nil, unusablef("item %s has neither an offered category nor a new name", it.ref)
-			}
-			nt.NewCategory = name
-			// A new name equal to an existing category (rejected ones too)
-			// joins it: a rejected topic stays absorbed and left alone.
-			if c, ok := r.categoryByName(it.kind, name); ok {
-				nt.NewCategory, nt.CategoryID = "", c.ID
-			}
+			out[it.ref] = nt
+			continue
+		}
+		// The schema bounds new_category; spaces and case only shrink it.
+		name := categoryName(a.NewCategory, proper)
+		if name == "" && !offered {
+			return nil, unusablef("item %s has neither an offered category nor a new name", it.ref)
+		}
+		c, exists := r.categoryByName(it.kind, name)
+		if name == "" || founded[it.kind+"\x00"+strings.ToLower(name)]*it.valence < 0 || exists && valence[c.ID]*it.valence < 0 {
+			// The item founds a category named as itself, unless even
+			// that name is taken.
+			name = categoryName(shorten(it.name, 60), proper)
+			c, exists = r.categoryByName(it.kind, name)
+		}
+		if key := it.kind + "\x00" + strings.ToLower(name); founded[key] == 0 {
+			founded[key] = it.valence
+		}
+		nt.NewCategory = name
+		// A new name equal to an existing category (rejected ones too)
+		// joins it: a rejected topic stays absorbed and left alone.
+		if exists {
+			nt.NewCategory, nt.CategoryID = "", c.ID
 		}
 		out[it.ref] = nt
 	}

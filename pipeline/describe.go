@@ -24,7 +24,13 @@ const StepDescribe = "describe"
 // recent) the description is written from.
 const describeSituations = 8
 
-var describeSchema = json.RawMessage(`{"type":"object","properties":{"description":{"type":"string","maxLength":700}},` +
+// describeSchema bounds the description's length and, by its pattern, keeps
+// out double quotation marks of every script; advice cannot be written as a
+// pattern RE2 checks, so the schema's description states it and
+// checkDescription refuses it.
+var describeSchema = json.RawMessage(`{"type":"object","properties":{"description":{"type":"string","maxLength":700,` +
+	`"pattern":"^[^\"“”„‟«»「」『』]*$",` +
+	`"description":"two to four sentences to the writer, with no quotation marks and no advice"}},` +
 	`"required":["description"],"additionalProperties":false}`)
 
 var describeChecks = mustParseSchema(describeSchema)
@@ -32,8 +38,9 @@ var describeChecks = mustParseSchema(describeSchema)
 var describeSystem = prompt(`You write the description of a pattern in someone's personal journal: something that keeps coming back.
 Write two to four plain sentences addressed to the writer as "you", in the language you are asked for.
 Say what tends to set it off or what it is, how they tend to feel, and what they tend to do, using only what the
-situations below say. Do not name any person, place or activity the situations do not name. No advice, no diagnosis,
-no lists, no quotation marks.`, describeSchema)
+situations below say. Do not name any person, place or activity the situations do not name.
+Describe, do not advise: no "should", "try to", "consider" or other advice, no diagnosis, no lists.
+No quotation marks: tell what the writer wrote in your own words instead of quoting it.`, describeSchema)
 
 // writeDescriptions writes the missing descriptions of the user's patterns, and
 // rewrites those in another language than the user's app_locale. A loop (see
@@ -184,10 +191,17 @@ var sentenceEnd = regexp.MustCompile(`[.!?。！？](\s|$)`)
 
 // acceptDescription reads a describe answer and returns its description,
 // trimmed. It returns unusable output when the answer breaks its schema
-// (700 characters at most) or fails checkDescription.
+// (700 characters at most, no quotation marks) or fails checkDescription.
+// The description's own rules are checked first, so a refusal says which
+// one was broken rather than which pattern failed.
 func acceptDescription(content, grounding string, names []store.Tag) (string, error) {
 	var ans struct {
 		Description string `json:"description"`
+	}
+	if json.Unmarshal([]byte(content), &ans) == nil && ans.Description != "" {
+		if err := checkDescription(strings.TrimSpace(ans.Description), grounding, names); err != nil {
+			return "", err
+		}
 	}
 	if err := decode(content, describeChecks, &ans); err != nil {
 		return "", err
@@ -196,18 +210,35 @@ func acceptDescription(content, grounding string, names []store.Tag) (string, er
 	return d, checkDescription(d, grounding, names)
 }
 
+// quotationMarks are the double quotation marks a description may not
+// hold, the same as describeSchema's pattern refuses.
+const quotationMarks = `"“”„‟«»「」『』`
+
+// adviceWords are words and phrases that give advice rather than describe.
+var adviceWords = []string{"should", "shouldn't", "try to", "consider", "you could", "you might want", "make sure",
+	"remember to", "don't forget", "it might help", "it may help", "it would help", "it could help"}
+
 // checkDescription refuses a description that is empty, of more than six
-// sentences, or names one of the user's persons, locations or activities
-// that the pattern's situations do not contain. Its length is bounded by
-// the schema.
+// sentences, quotes, gives advice, or names one of the user's persons,
+// locations or activities that the pattern's situations do not contain.
+// Its length is bounded by the schema. Each refusal says which rule.
 func checkDescription(d, grounding string, names []store.Tag) error {
 	if d == "" {
 		return unusablef("empty description")
 	}
+	if i := strings.IndexAny(d, quotationMarks); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(d[i:])
+		return unusablef("description quotes (%c): it should tell in its own words", r)
+	}
 	if len(sentenceEnd.FindAllStringIndex(d, -1)) > 6 {
 		return unusablef("description of more than six sentences")
 	}
-	lower := strings.ToLower(d)
+	lower := strings.ToLower(strings.ReplaceAll(d, "’", "'"))
+	for _, w := range adviceWords {
+		if containsWord(lower, w) {
+			return unusablef("description gives advice (%q): it should describe, not advise", w)
+		}
+	}
 	for _, t := range names {
 		name := strings.ToLower(t.Name)
 		if len(name) > 2 && containsWord(lower, name) && !strings.Contains(grounding, name) {

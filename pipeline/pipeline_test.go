@@ -353,7 +353,7 @@ func TestFaults(t *testing.T) {
 		reply fakeollama.Reply
 	}{
 		{"Malformed", fakeollama.Reply{Content: `{"situations": [{"first": 1,`}},
-		{"SchemaBreaking", fakeollama.Reply{Content: `{"situations":[{"situation":1,"feelings":["ecstatic-ish"],"triggers":[],"good_behaviours":[],"bad_behaviours":[],"persons":[],"locations":[],"activities":[]}]}`}},
+		{"SchemaBreaking", fakeollama.Reply{Content: `{"situations":[{"situation":1,"feelings":"anxious","triggers":[],"good_behaviours":[],"bad_behaviours":[],"persons":[],"locations":[],"activities":[]}]}`}},
 		{"Truncated", fakeollama.Reply{Content: `{"situations":[]}`, DoneReason: "length"}},
 	} {
 		t.Run(f.name+"Always", func(t *testing.T) {

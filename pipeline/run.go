@@ -170,24 +170,7 @@ func (r *runner) extract(ctx context.Context, text string, spans []span) ([][]st
 
 	// Triggers and behaviours the user already has keep their category;
 	// the others go to the model, all in one call.
-	var items []item
-	refs := map[string]string{} // type+name -> ref
-	for _, seg := range tags {
-		for _, t := range seg {
-			if !store.Categorised(t.Type) {
-				continue
-			}
-			if old, ok := names[t.Type][strings.ToLower(t.Name)]; ok && old.Category != nil {
-				continue
-			}
-			key := t.Type + "\x00" + strings.ToLower(t.Name)
-			if _, ok := refs[key]; !ok {
-				ref := fmt.Sprintf("%s%d", kindPrefix[t.Type], len(items)+1)
-				refs[key] = ref
-				items = append(items, item{ref: ref, kind: t.Type, name: t.Name})
-			}
-		}
-	}
+	items, refs := newItems(text, spans, tags, names)
 	if len(items) == 0 {
 		return tags, nil
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -30,6 +31,12 @@ type schema struct {
 	Enum                 []string           `json:"enum"`
 	Minimum              *int64             `json:"minimum"`
 	Maximum              *int64             `json:"maximum"`
+	// Pattern is a regular expression a string must match somewhere, as in
+	// JSON Schema. It is compiled with Go's regexp (RE2), so a pattern
+	// using what RE2 lacks (lookaround, backreferences) is refused when the
+	// schema is parsed rather than checked differently from how it reads.
+	Pattern *string        `json:"pattern"`
+	re      *regexp.Regexp // Pattern, compiled by wellFormed
 }
 
 // parseSchema reads a schema, refusing keywords, types and combinations
@@ -64,7 +71,7 @@ func (s *schema) wellFormed(path string) error {
 	case "array":
 		allowed["items"], allowed["minItems"], allowed["maxItems"] = true, true, true
 	case "string":
-		allowed["minLength"], allowed["maxLength"], allowed["enum"] = true, true, true
+		allowed["minLength"], allowed["maxLength"], allowed["enum"], allowed["pattern"] = true, true, true, true
 	case "integer":
 		allowed["minimum"], allowed["maximum"] = true, true
 	default:
@@ -74,12 +81,19 @@ func (s *schema) wellFormed(path string) error {
 		"properties": s.Properties != nil, "required": s.Required != nil, "additionalProperties": s.AdditionalProperties != nil,
 		"items": s.Items != nil, "minItems": s.MinItems != nil, "maxItems": s.MaxItems != nil,
 		"minLength": s.MinLength != nil, "maxLength": s.MaxLength != nil, "enum": s.Enum != nil,
-		"minimum": s.Minimum != nil, "maximum": s.Maximum != nil,
+		"minimum": s.Minimum != nil, "maximum": s.Maximum != nil, "pattern": s.Pattern != nil,
 	}
 	for k, on := range used {
 		if on && !allowed[k] {
 			return fmt.Errorf("answer schema: %s is a %s with %s, which answers are not checked against", path, s.Type, k)
 		}
+	}
+	if s.Pattern != nil && s.Type == "string" {
+		re, err := regexp.Compile(*s.Pattern)
+		if err != nil {
+			return fmt.Errorf("answer schema: %s has a pattern Go cannot check: %w", path, err)
+		}
+		s.re = re
 	}
 	if s.Type == "array" && s.Items == nil {
 		return fmt.Errorf("answer schema: %s is an array without items", path)
@@ -176,6 +190,9 @@ func (s *schema) check(path string, v any) error {
 		}
 		if s.MaxLength != nil && n > *s.MaxLength {
 			return unusablef("%s has %d characters, at most %d allowed", path, n, *s.MaxLength)
+		}
+		if s.re != nil && !s.re.MatchString(str) {
+			return unusablef("%s is %s, which does not match the pattern %s", path, brief(str), *s.Pattern)
 		}
 		if s.Enum != nil && !slices.Contains(s.Enum, str) {
 			return unusablef("%s is %s, which is not one of the %d allowed values", path, brief(str), len(s.Enum))

@@ -105,8 +105,9 @@ func TestAnswerBounds(t *testing.T) {
 		{"Extract/MaxLengthCountsCharacters", extract, `{"situations":[` + situationJSON(1, map[string]any{"activities": []string{strings.Repeat("é", 80)}}) + `]}`, true},
 		{"Extract/MaxLengthOver", extract, `{"situations":[` + situationJSON(1, map[string]any{"activities": []string{strings.Repeat("é", 81)}}) + `]}`, false},
 		{"Extract/MaxLengthSpacesCount", extract, `{"situations":[` + situationJSON(1, map[string]any{"triggers": []string{"rain" + strings.Repeat(" ", 80)}}) + `]}`, false},
-		{"Extract/Enum", extract, `{"situations":[` + situationJSON(1, map[string]any{"feelings": []string{"ecstatic-ish"}}) + `]}`, false},
-		{"Extract/EnumExact", extract, `{"situations":[` + situationJSON(1, map[string]any{"feelings": []string{"Anxious"}}) + `]}`, false},
+		{"Extract/FeelingOutsideVocabulary", extract, `{"situations":[` + situationJSON(1, map[string]any{"feelings": []string{"ecstatic-ish"}}) + `]}`, true},
+		{"Extract/FeelingInAnotherCase", extract, `{"situations":[` + situationJSON(1, map[string]any{"feelings": []string{"Anxious"}}) + `]}`, true},
+		{"Extract/FeelingNotString", extract, `{"situations":[` + situationJSON(1, map[string]any{"feelings": []any{1}}) + `]}`, false},
 		{"Extract/RequiredList", extract, `{"situations":[` + situationJSON(1, map[string]any{"persons": nil}) + `]}`, false},
 		{"Extract/RequiredSituations", extract, `{}`, false},
 		{"Extract/AdditionalProperties", extract, `{"situations":[` + situationJSON(1, map[string]any{"mood": []string{"meh"}}) + `]}`, false},
@@ -134,6 +135,11 @@ func TestAnswerBounds(t *testing.T) {
 		{"Describe/MaxLengthOver", describe, description(strings.Repeat("ü", 700) + "."), false},
 		{"Describe/MaxLengthSpacesCount", describe, description(strings.Repeat(" ", 700) + "You rest."), false},
 		{"Describe/Required", describe, `{}`, false},
+		{"Describe/PatternStraightQuotes", describe, description(`You call it "fine".`), false},
+		{"Describe/PatternCurlyQuotes", describe, description("You call it “fine”."), false},
+		{"Describe/PatternGuillemets", describe, description("Tu dis «ça va»."), false},
+		{"Describe/ApostrophesAllowed", describe, description("You’re tired and it's late when it comes."), true},
+		{"Describe/Advice", describe, description("You feel anxious. You should rest."), false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			err := c.accept(c.content)
@@ -175,7 +181,8 @@ func TestSchemaKeywords(t *testing.T) {
 		}
 	}
 	for _, raw := range []string{
-		`{"type":"string","pattern":"^[a-z]+$"}`,
+		`{"type":"string","pattern":"^(?=a)"}`,
+		`{"type":"integer","pattern":"^1$"}`,
 		`{"type":"array","items":{"type":"string"},"uniqueItems":true}`,
 		`{"type":"number","maximum":3}`,
 		`{"type":"string","maxItems":3}`,
@@ -199,6 +206,21 @@ func TestTranslateLanguage(t *testing.T) {
 		}
 		if a.Language != want {
 			t.Errorf("language %q kept as %q, want %q", given, a.Language, want)
+		}
+	}
+}
+
+// A string's pattern is checked where the schema states it, and an answer
+// that does not match is unusable and says which pattern.
+func TestSchemaPattern(t *testing.T) {
+	s := mustParseSchema(json.RawMessage(`{"type":"object","properties":{"code":{"type":"string","pattern":"^[a-z]{2}$"}},"required":["code"]}`))
+	for content, usable := range map[string]bool{`{"code":"pt"}`: true, `{"code":"PT"}`: false, `{"code":"por"}`: false, `{"code":""}`: false} {
+		err := s.checkAnswer(content)
+		if usable != (err == nil) {
+			t.Errorf("%s: %v, want usable %v", content, err, usable)
+		}
+		if err != nil && !strings.Contains(err.Error(), "does not match the pattern ^[a-z]{2}$") {
+			t.Errorf("%s: %v does not say which pattern", content, err)
 		}
 	}
 }

@@ -19,6 +19,7 @@ func FuzzSplitSentences(f *testing.F) {
 		`She said "stop." I left.`,
 		"Well… I don't know... maybe.",
 		"  just tired  ", " \n ", "", "?!", ".\u2028x", "a.\u00a0b", "\xff. \xfe", "“Quoted.” (Aside.) ’Tis.",
+		"Dr. Yilmaz and J. K. Rowling, e.g. etc. and No. 5... maybe.", "1. Bought milk\n- item. Next", "1. ", "a. .. …", "J. ",
 	} {
 		f.Add(seed)
 	}

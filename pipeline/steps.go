@@ -57,7 +57,9 @@ var translateChecks = mustParseSchema(translateSchema)
 
 var translateSystem = prompt(`You translate personal journal entries into natural English.
 Keep every detail, the first person and the order of events. Do not summarise, explain or add anything.
-Keep sentence and line breaks where the entry has them.`, translateSchema)
+Keep sentence and line breaks where the entry has them.
+Keep names of people and places, and the words the writer calls family by, exactly as written, untranslated:
+"Mamá" stays "Mamá", "la abuela" becomes "abuela" ("I called abuela"), "Oma" stays "Oma".`, translateSchema)
 
 type translateAnswer struct {
 	Language    string `json:"language"`
@@ -102,10 +104,12 @@ var segmentSchema = json.RawMessage(`{"type":"object","properties":{"situations"
 var segmentChecks = mustParseSchema(segmentSchema)
 
 var segmentSystem = prompt(`You read a personal journal entry given as numbered sentences and find its situations.
-A situation is one thing that happened to the writer: what set it off, how they felt, and what they did about it.
+A situation is one thing that happened to the writer. It takes every sentence about that thing: the lead-in that sets
+the scene, what set it off, how the writer felt and reacted, what they did about it, and their plans about it.
 Give each situation as the range of consecutive sentences that tell it: the number of its first and its last sentence.
-Situations are in order and do not overlap. Leave out sentences that tell no situation (greetings, the date, filler).
-An entry about one thing is one situation.`, segmentSchema)
+Situations are in order and do not overlap; a new one begins where the entry turns to something else that happened.
+Leave out sentences that belong to no situation (greetings, the date, filler, a closing line about the day in general).
+An entry about one thing is one situation. An entry where nothing happened has no situations: {"situations":[]}.`, segmentSchema)
 
 type segmentAnswer struct {
 	Situations []struct {
@@ -154,17 +158,19 @@ func (a *segmentAnswer) cut(sentences []span) ([]span, error) {
 
 // --- Extract ---
 
-func extractSchema(feelings []store.Feeling) json.RawMessage {
-	names := make([]string, len(feelings))
-	for i, f := range feelings {
-		names[i] = f.Name
-	}
-	enum, _ := json.Marshal(names)
+// extractSchema is the extract answer's schema. Feelings carry no enum: the
+// vocabulary is listed in the prompt, and a word outside it is mapped through
+// feelingSynonyms or dropped rather than failing the answer, so an enum here
+// would state a bound the answer is not held to ("Anxious" and "glad" are
+// accepted). The schema states only what is checked: at most four feelings,
+// each a string. It takes the vocabulary, which it does not use, so that
+// callers need not know this.
+func extractSchema([]store.Feeling) json.RawMessage {
 	// A tag name of more than 80 characters is a sentence, not a name.
 	list := `{"type":"array","items":{"type":"string","maxLength":80},"maxItems":6}`
 	return json.RawMessage(`{"type":"object","properties":{"situations":{"type":"array","items":{"type":"object","properties":{` +
 		`"situation":{"type":"integer","minimum":1},` +
-		`"feelings":{"type":"array","items":{"type":"string","enum":` + string(enum) + `},"maxItems":4},` +
+		`"feelings":{"type":"array","items":{"type":"string","description":"a feeling from the list in the instructions"},"maxItems":4},` +
 		`"triggers":` + list + `,"good_behaviours":` + list + `,"bad_behaviours":` + list + `,` +
 		`"persons":` + list + `,"locations":` + list + `,"activities":` + list +
 		`},"required":["situation","feelings","triggers","good_behaviours","bad_behaviours","persons","locations","activities"],` +
@@ -181,13 +187,16 @@ func extractSystem(feelings []store.Feeling, schema json.RawMessage) string {
 		}
 	}
 	return prompt(`You read the numbered situations of a personal journal entry and note, for each situation:
-- feelings: up to four feelings the writer had, chosen only from this list.
+- feelings: up to four feelings the writer had, each written exactly as in this list; for a feeling the list
+  lacks, take the nearest one it has.
   Pleasant: `+strings.Join(pleasant, ", ")+`.
   Unpleasant: `+strings.Join(unpleasant, ", ")+`.
 - triggers: what set the situation off, as a short noun phrase ("criticism from my boss", "a late train").
 - good_behaviours: what the writer did that helped them or others ("went for a run", "asked for help").
 - bad_behaviours: what the writer did that harmed them or others ("skipped lunch", "shouted at my partner").
 - persons: people present or involved, by the name or role the entry uses ("Anna", "my boss").
+  One person, one name: when the writer already has a name for this person (listed before the situations), use it
+  however the entry calls them ("Mamá", "my mother", "Carmen Ortega"). Family words stay as written ("abuela").
 - locations: places ("the office", "home").
 - activities: what the writer was doing ("commuting", "cooking").
 Use short names in lower case, except proper names. Note only what the situation says; leave a list empty when it says nothing.
@@ -237,7 +246,7 @@ func (k known) add(t store.Tag) {
 // acceptExtract reads an extract answer for the given number of segments
 // against its schema, and returns each segment's tags (see tags). It
 // returns unusable output when the answer breaks the schema or names a
-// situation that does not exist or a feeling outside the vocabulary.
+// situation that does not exist.
 func acceptExtract(content string, schema json.RawMessage, segments int, feelings map[string]store.Feeling, names known) ([][]store.NewTag, error) {
 	checks, err := parseSchema(schema)
 	if err != nil {
@@ -251,9 +260,14 @@ func acceptExtract(content string, schema json.RawMessage, segments int, feeling
 }
 
 // tags validates the answer and returns each segment's tags, names
-// normalised against the user's existing ones. Feelings outside the
-// vocabulary make the answer unusable: schema enums are not always obeyed.
+// normalised against the user's existing ones. A feeling is looked up in
+// the vocabulary in any case and spacing, then through feelingSynonyms; a
+// word found in neither is dropped and never makes the answer unusable.
 func (a *extractAnswer) tags(segments int, feelings map[string]store.Feeling, names known) ([][]store.NewTag, error) {
+	vocabulary := make(map[string]store.Feeling, len(feelings))
+	for _, f := range feelings {
+		vocabulary[feelingKey(f.Name)] = f
+	}
 	out := make([][]store.NewTag, segments)
 	seen := make([]bool, segments)
 	for _, s := range a.Situations {
@@ -267,9 +281,9 @@ func (a *extractAnswer) tags(segments int, feelings map[string]store.Feeling, na
 		seen[i] = true
 		dup := map[string]bool{}
 		for _, f := range s.Feelings {
-			fl, ok := feelings[f] // the schema's enum already held it to the exact names
+			fl, ok := lookupFeeling(f, vocabulary)
 			if !ok {
-				return nil, unusablef("feeling %q is not in the vocabulary", f)
+				continue
 			}
 			if !dup["feeling\x00"+fl.ID] {
 				dup["feeling\x00"+fl.ID] = true

@@ -1,0 +1,75 @@
+package pipeline
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// shorten cuts s to at most n characters, at a space when there is one,
+// marking the cut with "…".
+func shorten(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	cut := string([]rune(s)[:n-1])
+	if k := strings.LastIndexByte(cut, ' '); k > 0 {
+		cut = cut[:k]
+	}
+	return strings.TrimSpace(cut) + "…"
+}
+
+// letterRuns cuts text into runs of letters (words) and the characters
+// between them, in order, and calls fn for each: word says which it is.
+func letterRuns(text string, fn func(run string, word bool)) {
+	for i := 0; i < len(text); {
+		j := i
+		r, _ := utf8.DecodeRuneInString(text[i:])
+		word := unicode.IsLetter(r)
+		for j < len(text) {
+			c, n := utf8.DecodeRuneInString(text[j:])
+			if unicode.IsLetter(c) != word {
+				break
+			}
+			j += n
+		}
+		fn(text[i:j], word)
+		i = j
+	}
+}
+
+// properWords returns the words that the texts capitalise where no
+// sentence begins, by their lower-case form: the proper names ("Mika",
+// "Jonas") a category name keeps.
+func properWords(texts ...string) map[string]string {
+	out := map[string]string{}
+	for _, text := range texts {
+		initial := true
+		letterRuns(text, func(run string, word bool) {
+			switch {
+			case !word:
+				initial = initial || strings.ContainsAny(run, ".!?…\n")
+			default:
+				if r, _ := utf8.DecodeRuneInString(run); unicode.IsUpper(r) && !initial {
+					out[strings.ToLower(run)] = run
+				}
+				initial = false
+			}
+		})
+	}
+	return out
+}
+
+// categoryName is a new category's name: spaces collapsed, lower case but
+// for the proper words, which keep their capitals.
+func categoryName(raw string, proper map[string]string) string {
+	var b strings.Builder
+	letterRuns(strings.Join(strings.Fields(raw), " "), func(run string, word bool) {
+		if p, ok := proper[strings.ToLower(run)]; ok && word {
+			b.WriteString(p)
+			return
+		}
+		b.WriteString(strings.ToLower(run))
+	})
+	return b.String()
+}

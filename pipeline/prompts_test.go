@@ -1,0 +1,25 @@
+package pipeline
+
+import (
+	"strings"
+	"testing"
+)
+
+// The prompts carry the rules that only the model can follow; these
+// guard each rule's wording against being lost in an edit.
+func TestPromptRules(t *testing.T) {
+	extract := extractSystem(vocabulary(), extractSchema(vocabulary()))
+	for _, c := range []struct {
+		prompt, name, want string
+	}{
+		{extract, "extract: one person, one name", "One person, one name: when the writer already has a name for this person"},
+		{extract, "extract: kinship words as written", `Family words stay as written ("abuela").`},
+		{translateSystem, "translate: names and kinship words kept", `"la abuela" becomes "abuela"`},
+		{segmentSystem, "segment: what belongs to a situation", "the lead-in that sets\nthe scene, what set it off, how the writer felt and reacted, what they did about it, and their plans about it"},
+		{segmentSystem, "segment: zero situations is an answer", `An entry where nothing happened has no situations: {"situations":[]}.`},
+	} {
+		if !strings.Contains(c.prompt, c.want) {
+			t.Errorf("%s: the prompt lacks %q", c.name, c.want)
+		}
+	}
+}
