@@ -109,6 +109,11 @@ func scanCapture(row interface{ Scan(...any) error }) (*Capture, error) {
 	return &c, nil
 }
 
+// captureCount reads how many captures a user has from capture_counts,
+// which triggers keep, rather than counting them: a count reads the user's
+// whole index, and a list gives the number on every page.
+const captureCount = `SELECT coalesce((SELECT captures FROM capture_counts WHERE user_id = ?), 0)`
+
 // ListCaptures returns a page of the user's captures, newest occurred_at
 // first, and how many there are in all.
 func (s *Store) ListCaptures(ctx context.Context, userID string, p Page) ([]Capture, int, error) {
@@ -116,7 +121,7 @@ func (s *Store) ListCaptures(ctx context.Context, userID string, p Page) ([]Capt
 	var total int
 	err := s.view(ctx, func(tx *sql.Tx) (err error) {
 		list, total, err = listPage(ctx, tx, listQuery{columns: captureColumns, from: `FROM captures WHERE user_id = ?`,
-			args: []any{userID}, order: `occurred_at DESC, id DESC`}, p, scanCapture)
+			args: []any{userID}, order: `occurred_at DESC, id DESC`, count: captureCount}, p, scanCapture)
 		return err
 	})
 	return list, total, err
