@@ -114,14 +114,19 @@ func scanCapture(row interface{ Scan(...any) error }) (*Capture, error) {
 // whole index, and a list gives the number on every page.
 const captureCount = `SELECT coalesce((SELECT captures FROM capture_counts WHERE user_id = ?), 0)`
 
+// captureList is the list of the user's captures, newest occurred_at first.
+func captureList(userID string) listQuery {
+	return listQuery{columns: captureColumns, from: `FROM captures WHERE user_id = ?`,
+		args: []any{userID}, order: `occurred_at DESC, id DESC`, count: captureCount}
+}
+
 // ListCaptures returns a page of the user's captures, newest occurred_at
 // first, and how many there are in all.
 func (s *Store) ListCaptures(ctx context.Context, userID string, p Page) ([]Capture, int, error) {
 	var list []Capture
 	var total int
 	err := s.viewPrepared(ctx, func(tx preparedTx) (err error) {
-		list, total, err = listPage(ctx, tx, listQuery{columns: captureColumns, from: `FROM captures WHERE user_id = ?`,
-			args: []any{userID}, order: `occurred_at DESC, id DESC`, count: captureCount}, p, scanCapture)
+		list, total, err = listPage(ctx, tx, captureList(userID), p, scanCapture)
 		return err
 	})
 	return list, total, err

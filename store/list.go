@@ -16,6 +16,12 @@ type listQuery struct {
 	count string
 }
 
+// page is the query that reads a page: the arguments of from, then the
+// limit and the offset.
+func (q listQuery) page() string {
+	return `SELECT ` + q.columns + ` ` + q.from + ` ORDER BY ` + q.order + ` LIMIT ? OFFSET ?`
+}
+
 // listPage counts the rows of the list and reads page p of them, each with
 // scan, within tx, so that the count and the page come from one snapshot.
 func listPage[T any](ctx context.Context, tx querier, q listQuery, p Page, scan func(interface{ Scan(...any) error }) (*T, error)) ([]T, int, error) {
@@ -27,8 +33,7 @@ func listPage[T any](ctx context.Context, tx querier, q listQuery, p Page, scan 
 	if err := tx.QueryRowContext(ctx, count, q.args...).Scan(&total); err != nil {
 		return nil, 0, err
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT `+q.columns+` `+q.from+` ORDER BY `+q.order+` LIMIT ? OFFSET ?`,
-		append(q.args[:len(q.args):len(q.args)], p.Limit, p.Offset())...)
+	rows, err := tx.QueryContext(ctx, q.page(), append(q.args[:len(q.args):len(q.args)], p.Limit, p.Offset())...)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -121,4 +122,22 @@ func TestCaptureCountKept(t *testing.T) {
 		t.Errorf("a deleted user's count stays behind")
 	}
 	check("another user deleted", ben)
+}
+
+// A page of captures is read in list order from the index captures_user_list:
+// nothing is sorted in a temporary B-tree, so a page deep in a long journal
+// does not sort every row before it.
+func TestCaptureListUsesIndex(t *testing.T) {
+	s := storetest.MustOpen(t)
+	plan, err := s.CaptureListPlan(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(plan, "\n")
+	if strings.Contains(all, "TEMP B-TREE") {
+		t.Errorf("a page of captures sorts in a temporary B-tree:\n%s", all)
+	}
+	if !strings.Contains(all, "captures_user_list") {
+		t.Errorf("a page of captures does not use the index captures_user_list:\n%s", all)
+	}
 }
