@@ -9,7 +9,12 @@ import (
 // captures, one line per step, to check which index it uses.
 func (s *Store) CaptureListPlan(ctx context.Context) ([]string, error) {
 	q := captureList("someone")
-	rows, err := s.read.QueryContext(ctx, `EXPLAIN QUERY PLAN `+q.page(), append(q.args, 15, 300)...)
+	return queryPlan(ctx, s.read, q.page(), append(q.args, 15, 300)...)
+}
+
+// queryPlan returns SQLite's plan for query, one line per step.
+func queryPlan(ctx context.Context, q querier, query string, args ...any) ([]string, error) {
+	rows, err := q.QueryContext(ctx, `EXPLAIN QUERY PLAN `+query, args...)
 	if err != nil {
 		return nil, err
 	}
