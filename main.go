@@ -23,7 +23,6 @@ import (
 	_ "time/tzdata" // every IANA zone, whatever the host has installed
 
 	"github.com/robfig/cron/v3"
-	_ "golang.org/x/crypto/x509roots/fallback" // CA roots for mail over TLS where the system has none (a scratch image)
 
 	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/migrations"
@@ -123,6 +122,9 @@ func (m *Main) loadConfig() error {
 		return err
 	}
 	m.Config = cfg
+	if needsRoots(cfg) {
+		installFallbackRoots()
+	}
 	level := map[string]slog.Level{"debug": slog.LevelDebug, "info": slog.LevelInfo, "warn": slog.LevelWarn, "error": slog.LevelError}[cfg.Log.Level]
 	hopts := &slog.HandlerOptions{Level: level}
 	if cfg.Log.Format == "json" {

@@ -180,13 +180,37 @@ func TestStateDirectoryIsTheDefaultDataFolder(t *testing.T) {
 }
 
 // TestCARootsEmbedded guards mail over TLS from a scratch image, which has
-// no CA certificates: the binary must carry its own as x509's fallback.
-// x509.SetFallbackRoots may be called once per process, so a second call
-// panics exactly when the binary already installed them.
+// no CA certificates: the binary must carry its own as x509's fallback, and
+// install them when the configuration names an SMTP server (or Ollama at
+// https). x509.SetFallbackRoots may be called once per process, so a second
+// call panics exactly when the binary already installed them.
 func TestCARootsEmbedded(t *testing.T) {
+	for _, c := range []struct {
+		env  string
+		want bool
+	}{
+		{"RECUR_MAIL_SMTP_HOST=mail.example.com", true},
+		{"RECUR_OLLAMA_URL=https://ollama.example.com", true},
+		{"RECUR_OLLAMA_URL=HTTPS://ollama.example.com", true},
+		{"RECUR_OLLAMA_URL=http://127.0.0.1:11434", false},
+	} {
+		m := NewMain()
+		m.Env = []string{c.env, "RECUR_STORAGE_DATA_DIR=" + t.TempDir()}
+		if err := m.loadConfig(); err != nil {
+			t.Fatal(err)
+		}
+		if got := needsRoots(m.Config); got != c.want {
+			t.Errorf("%s: needs CA roots = %v, want %v", c.env, got, c.want)
+		}
+	}
+	m := NewMain()
+	m.Env = []string{"RECUR_MAIL_SMTP_HOST=mail.example.com", "RECUR_STORAGE_DATA_DIR=" + t.TempDir()}
+	if err := m.loadConfig(); err != nil {
+		t.Fatal(err)
+	}
 	defer func() {
 		if recover() == nil {
-			t.Fatal("no fallback CA roots are installed; import golang.org/x/crypto/x509roots/fallback in main")
+			t.Fatal("no fallback CA roots are installed for a configuration with an SMTP server")
 		}
 	}()
 	x509.SetFallbackRoots(x509.NewCertPool())

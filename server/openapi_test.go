@@ -9,7 +9,7 @@ import (
 )
 
 // newDocCheck checks traffic against the document handler serves.
-func newDocCheck(t *testing.T, handler http.Handler) *openapitest.Checker {
+func newDocCheck(t testing.TB, handler http.Handler) *openapitest.Checker {
 	t.Helper()
 	rec := httptest.NewRecorder()
 	handler.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/openapi.json", nil))

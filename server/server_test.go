@@ -47,25 +47,32 @@ func newHarness(t *testing.T, opts ...func(*server.Options)) *harness {
 		return time.Now().Add(time.Duration(h.offset.Load()))
 	})
 	h.store = s
-	o := server.Options{Store: s, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Version: "test"}
-	for _, f := range opts {
-		f(&o)
-	}
-	h.srv = httptest.NewServer(nil)
-	o.BaseURL = h.srv.URL
-	api := server.New(o)
-	h.api = api
-	api.Mount(web.New(web.Options{Store: s, Accounts: api, Health: o.Health, Logger: o.Logger}))
-	h.srv.Config.Handler = api.Handler()
-	api.Start()
-	t.Cleanup(api.Stop)
-	t.Cleanup(h.srv.Close)
+	h.srv, h.api = startServer(t, s, opts...)
 	h.check = newDocCheck(t, h.srv.Config.Handler)
 	h.alice = storetest.MustCreateUser(t, s, "alice@example.com")
 	h.bob = storetest.MustCreateUser(t, s, "bob@example.com")
 	h.tokenA = storetest.MustCreateToken(t, s, h.alice.ID)
 	h.tokenB = storetest.MustCreateToken(t, s, h.bob.ID)
 	return h
+}
+
+// startServer serves the API and the web app over s on a loopback port
+// until tb ends.
+func startServer(tb testing.TB, s *store.Store, opts ...func(*server.Options)) (*httptest.Server, *server.Server) {
+	tb.Helper()
+	o := server.Options{Store: s, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Version: "test"}
+	for _, f := range opts {
+		f(&o)
+	}
+	srv := httptest.NewServer(nil)
+	o.BaseURL = srv.URL
+	api := server.New(o)
+	api.Mount(web.New(web.Options{Store: s, Accounts: api, Health: o.Health, Logger: o.Logger}))
+	srv.Config.Handler = api.Handler()
+	api.Start()
+	tb.Cleanup(api.Stop)
+	tb.Cleanup(srv.Close)
+	return srv, api
 }
 
 // response is what a request got back.

@@ -109,14 +109,24 @@ func scanCapture(row interface{ Scan(...any) error }) (*Capture, error) {
 	return &c, nil
 }
 
+// captureCount reads how many captures a user has from capture_counts,
+// which triggers keep, rather than counting them: a count reads the user's
+// whole index, and a list gives the number on every page.
+const captureCount = `SELECT coalesce((SELECT captures FROM capture_counts WHERE user_id = ?), 0)`
+
+// captureList is the list of the user's captures, newest occurred_at first.
+func captureList(userID string) listQuery {
+	return listQuery{columns: captureColumns, from: `FROM captures WHERE user_id = ?`,
+		args: []any{userID}, order: `occurred_at DESC, id DESC`, count: captureCount}
+}
+
 // ListCaptures returns a page of the user's captures, newest occurred_at
 // first, and how many there are in all.
 func (s *Store) ListCaptures(ctx context.Context, userID string, p Page) ([]Capture, int, error) {
 	var list []Capture
 	var total int
-	err := s.view(ctx, func(tx *sql.Tx) (err error) {
-		list, total, err = listPage(ctx, tx, listQuery{columns: captureColumns, from: `FROM captures WHERE user_id = ?`,
-			args: []any{userID}, order: `occurred_at DESC, id DESC`}, p, scanCapture)
+	err := s.viewPrepared(ctx, func(tx preparedTx) (err error) {
+		list, total, err = listPage(ctx, tx, captureList(userID), p, scanCapture)
 		return err
 	})
 	return list, total, err
@@ -126,7 +136,7 @@ func (s *Store) ListCaptures(ctx context.Context, userID string, p Page) ([]Capt
 // Another user's capture is ENOTFOUND, like one that does not exist.
 func (s *Store) FindCapture(ctx context.Context, userID, id string) (*Capture, error) {
 	var c *Capture
-	err := s.view(ctx, func(tx *sql.Tx) error {
+	err := s.viewPrepared(ctx, func(tx preparedTx) error {
 		var err error
 		c, err = scanCapture(tx.QueryRowContext(ctx, `SELECT `+captureColumns+` FROM captures WHERE id = ? AND user_id = ?`, id, userID))
 		if err != nil {
@@ -139,7 +149,7 @@ func (s *Store) FindCapture(ctx context.Context, userID, id string) (*Capture, e
 }
 
 // segmentsOf loads a capture's segments in order, each with its tags.
-func segmentsOf(ctx context.Context, tx *sql.Tx, captureID string) ([]Segment, error) {
+func segmentsOf(ctx context.Context, tx querier, captureID string) ([]Segment, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT id, capture_id, position, start, end, text FROM segments WHERE capture_id = ? ORDER BY position`, captureID)
 	if err != nil {
 		return nil, err

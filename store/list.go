@@ -2,26 +2,38 @@ package store
 
 import (
 	"context"
-	"database/sql"
 )
 
 // listQuery selects a list a page at a time.
 type listQuery struct {
 	columns string // the columns each row selects
-	from    string // FROM ... WHERE ...: the rows of the list, for the count and the page alike
+	from    string // FROM ... WHERE ...: the rows of the list
 	args    []any  // the arguments of from
 	order   string // ORDER BY terms, ending in a unique one so that pages never overlap
+	// count, when set, is a query that gives the number of rows of the list
+	// without reading them, taking the same arguments as from; unset, the
+	// rows are counted.
+	count string
+}
+
+// page is the query that reads a page: the arguments of from, then the
+// limit and the offset.
+func (q listQuery) page() string {
+	return `SELECT ` + q.columns + ` ` + q.from + ` ORDER BY ` + q.order + ` LIMIT ? OFFSET ?`
 }
 
 // listPage counts the rows of the list and reads page p of them, each with
 // scan, within tx, so that the count and the page come from one snapshot.
-func listPage[T any](ctx context.Context, tx *sql.Tx, q listQuery, p Page, scan func(interface{ Scan(...any) error }) (*T, error)) ([]T, int, error) {
+func listPage[T any](ctx context.Context, tx querier, q listQuery, p Page, scan func(interface{ Scan(...any) error }) (*T, error)) ([]T, int, error) {
+	count := q.count
+	if count == "" {
+		count = `SELECT count(*) ` + q.from
+	}
 	var total int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) `+q.from, q.args...).Scan(&total); err != nil {
+	if err := tx.QueryRowContext(ctx, count, q.args...).Scan(&total); err != nil {
 		return nil, 0, err
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT `+q.columns+` `+q.from+` ORDER BY `+q.order+` LIMIT ? OFFSET ?`,
-		append(q.args[:len(q.args):len(q.args)], p.Limit, p.Offset())...)
+	rows, err := tx.QueryContext(ctx, q.page(), append(q.args[:len(q.args):len(q.args)], p.Limit, p.Offset())...)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -169,7 +169,7 @@ func (s *Store) FindPatterns(ctx context.Context, userID string, f PatternFilter
 	}
 	var out []Pattern
 	var total int
-	err := s.view(ctx, func(tx *sql.Tx) (err error) {
+	err := s.viewPrepared(ctx, func(tx preparedTx) (err error) {
 		out, total, err = listPage(ctx, tx, listQuery{columns: patternColumns,
 			from: `FROM patterns p JOIN categories c ON c.id = p.category_id WHERE ` + where,
 			args: []any{userID}, order: patternListOrder}, f.Page, scanPattern)
@@ -188,7 +188,7 @@ func (s *Store) FindPatterns(ctx context.Context, userID string, f PatternFilter
 // FindPattern returns the user's pattern, rejected ones included, or ENOTFOUND.
 func (s *Store) FindPattern(ctx context.Context, userID, id string) (*Pattern, error) {
 	var p *Pattern
-	err := s.view(ctx, func(tx *sql.Tx) error {
+	err := s.viewPrepared(ctx, func(tx preparedTx) error {
 		var err error
 		p, err = findPattern(ctx, tx, userID, id)
 		if err != nil {

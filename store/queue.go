@@ -26,7 +26,7 @@ const claimNext = `SELECT id FROM captures q WHERE q.status = 'queued' AND q.ava
 // It returns ENOTFOUND when nothing is ready.
 func (s *Store) ClaimCapture(ctx context.Context) (*Capture, error) {
 	var c *Capture
-	err := s.update(ctx, func(tx *sql.Tx) error {
+	err := s.updatePrepared(ctx, func(tx preparedTx) error {
 		now := FormatTime(s.Now())
 		var err error
 		c, err = scanCapture(tx.QueryRowContext(ctx, `UPDATE captures SET status = 'processing', updated_at = ?

@@ -20,7 +20,7 @@ func (s *Store) Sessions() *Sessions { return &Sessions{s} }
 // FindCtx implements scs.CtxStore: an unknown or expired token is not found.
 func (ss *Sessions) FindCtx(ctx context.Context, token string) ([]byte, bool, error) {
 	var b []byte
-	err := ss.s.read.QueryRowContext(ctx, `SELECT data FROM sessions WHERE token = ? AND expiry > ?`, token, FormatTime(ss.s.Now())).Scan(&b)
+	err := ss.s.reads.QueryRowContext(ctx, `SELECT data FROM sessions WHERE token = ? AND expiry > ?`, token, FormatTime(ss.s.Now())).Scan(&b)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, false, nil
 	}

@@ -48,6 +48,8 @@ type Options struct {
 type Store struct {
 	write      *sql.DB
 	read       *sql.DB
+	writes     *stmtCache // hot statements of write
+	reads      *stmtCache // hot statements of read
 	migrations fs.FS
 	now        func() time.Time
 }
@@ -108,12 +110,13 @@ func Open(opts Options) (*Store, error) {
 	read.SetMaxOpenConns(opts.Readers)
 	read.SetMaxIdleConns(opts.Readers)
 
-	return &Store{write: write, read: read, migrations: opts.Migrations, now: opts.Now}, nil
+	return &Store{write: write, read: read, writes: newStmtCache(write), reads: newStmtCache(read),
+		migrations: opts.Migrations, now: opts.Now}, nil
 }
 
-// Close closes both pools.
+// Close closes the prepared statements and both pools.
 func (s *Store) Close() error {
-	return errors.Join(s.read.Close(), s.write.Close())
+	return errors.Join(s.reads.close(), s.writes.close(), s.read.Close(), s.write.Close())
 }
 
 // Now returns the store's clock reading, in UTC, at the precision stored.

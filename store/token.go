@@ -105,7 +105,7 @@ func (s *Store) Authenticate(ctx context.Context, plaintext string) (*Token, *Us
 		revoked      sql.NullString
 	)
 	// One query reads the token, whether it is an app's, and its user.
-	u, err := scanUser(s.read.QueryRowContext(ctx, `SELECT `+userColumnsOf("u")+`,
+	u, err := scanUser(s.reads.QueryRowContext(ctx, `SELECT `+userColumnsOf("u")+`,
 			t.id, t.name, t.secret_hash, t.scopes, t.expires_at, t.last_used_at, t.revoked_at, t.created_at,
 			EXISTS (SELECT 1 FROM apps WHERE apps.token_id = t.id)
 		FROM personal_access_tokens t JOIN users u ON u.id = t.user_id WHERE t.id = ?`, id),

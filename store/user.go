@@ -104,7 +104,7 @@ func scanUser(row interface{ Scan(...any) error }, more ...any) (*User, error) {
 
 // FindUserByID returns the user with id, or ENOTFOUND.
 func (s *Store) FindUserByID(ctx context.Context, id string) (*User, error) {
-	return scanUser(s.read.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE id = ?`, id))
+	return scanUser(s.reads.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE id = ?`, id))
 }
 
 // FindUserByEmail returns the user with the address, compared in its

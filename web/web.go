@@ -93,12 +93,14 @@ type App struct {
 	captures *journal.Captures // the same rules the API's capture routes follow
 	importer *journal.Importer
 	mux      *http.ServeMux
-	pages    map[string]*template.Template
-	banner   bannerCache
+	// pages parses the templates on first use: a server that only answers
+	// the API and health checks never holds them.
+	pages  func() map[string]*template.Template
+	banner bannerCache
 }
 
-// New builds the app and parses its templates; a broken template panics,
-// since it is part of the binary.
+// New builds the app. Its templates are parsed when a page is first
+// rendered; a broken template panics then, since it is part of the binary.
 func New(opts Options) *App {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
@@ -106,26 +108,32 @@ func New(opts Options) *App {
 	if opts.PageSize <= 0 {
 		opts.PageSize = DefaultPageSize
 	}
-	a := &App{opts: opts, mux: http.NewServeMux(), pages: map[string]*template.Template{},
+	a := &App{opts: opts, mux: http.NewServeMux(), pages: sync.OnceValue(parsePages),
 		captures: &journal.Captures{Store: opts.Store, Analyser: opts.Analyser, Events: opts.Events,
 			Log: func(context.Context) *slog.Logger { return opts.Logger }}}
 	a.importer = opts.Importer
 	if a.importer == nil {
 		a.importer = journal.NewImporter(opts.Store, journal.MaxImportsAtOnce)
 	}
+	a.routes()
+	return a
+}
+
+// parsePages parses every page's template with the layout, by page name.
+func parsePages() map[string]*template.Template {
 	names, err := fs.Glob(FS, "templates/*.html")
 	if err != nil {
 		panic(err)
 	}
+	pages := map[string]*template.Template{}
 	for _, name := range names {
 		page := strings.TrimSuffix(strings.TrimPrefix(name, "templates/"), ".html")
 		if page == "layout" {
 			continue
 		}
-		a.pages[page] = template.Must(template.New("layout.html").Funcs(funcs).ParseFS(FS, "templates/layout.html", name))
+		pages[page] = template.Must(template.New("layout.html").Funcs(funcs).ParseFS(FS, "templates/layout.html", name))
 	}
-	a.routes()
-	return a
+	return pages
 }
 
 func (a *App) routes() {
@@ -239,7 +247,7 @@ func (a *App) render(w http.ResponseWriter, r *http.Request, status int, name st
 		p.Banner = a.banner.get(r.Context(), a.opts.Health)
 	}
 	var b strings.Builder
-	if err := a.pages[name].Execute(&b, p); err != nil {
+	if err := a.pages()[name].Execute(&b, p); err != nil {
 		a.opts.Logger.ErrorContext(r.Context(), "render page", "page", name, "error", err)
 		http.Error(w, "Server error.", http.StatusInternalServerError)
 		return

@@ -14,6 +14,7 @@ import (
 	"html/template"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/danielgtaylor/huma/v2"
 )
@@ -30,9 +31,10 @@ var Stylesheet []byte
 // StylesheetName is the file name the page loads its stylesheet from.
 const StylesheetName = "style.css"
 
-// pageTemplate is parsed once; the template is embedded and covered by the
-// tests, so a parse error is a programming error.
-var pageTemplate = template.Must(template.New("page").Parse(pageSource))
+// pageTemplate is parsed once, when the page is first asked for, not at
+// every start; the template is embedded and covered by the tests, so a
+// parse error is a programming error.
+var pageTemplate = sync.OnceValue(func() *template.Template { return template.Must(template.New("page").Parse(pageSource)) })
 
 // untagged is the group of operations that have no tag.
 const untagged = "Other"
@@ -46,7 +48,7 @@ func Render(doc *huma.OpenAPI) ([]byte, error) {
 		return nil, errors.New("apidocs: nil OpenAPI document")
 	}
 	var buf bytes.Buffer
-	if err := pageTemplate.Execute(&buf, newBuilder(doc).page()); err != nil {
+	if err := pageTemplate().Execute(&buf, newBuilder(doc).page()); err != nil {
 		return nil, fmt.Errorf("apidocs: render: %w", err)
 	}
 	return buf.Bytes(), nil
