@@ -106,7 +106,7 @@ func TestCaptureCountKept(t *testing.T) {
 	if err := s.Export(ctx, ana.ID, &export); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Restore(ctx, ben.ID, "restore", export.Bytes()); err != nil {
+	if _, err := s.Restore(ctx, ben.ID, "restore", store.OpenBytes(export.Bytes())); err != nil {
 		t.Fatal(err)
 	}
 	check("restored", ben)
