@@ -50,6 +50,7 @@ type Store struct {
 	read       *sql.DB
 	migrations fs.FS
 	now        func() time.Time
+	creates    createGroup // entries written at once, committed together
 }
 
 // Open opens (creating if needed) the database at opts.Path. It does not
@@ -111,9 +112,10 @@ func Open(opts Options) (*Store, error) {
 	return &Store{write: write, read: read, migrations: opts.Migrations, now: opts.Now}, nil
 }
 
-// Close closes both pools.
+// Close closes both pools, once the entries already waiting to be written
+// are committed.
 func (s *Store) Close() error {
-	return errors.Join(s.read.Close(), s.write.Close())
+	return errors.Join(s.creates.close(), s.read.Close(), s.write.Close())
 }
 
 // Now returns the store's clock reading, in UTC, at the precision stored.
