@@ -16,14 +16,17 @@ import (
 	"github.com/recur-journal/recur/store/storetest"
 )
 
-// benchClients is how many clients post at once in BenchmarkCreateCaptures.
-const benchClients = 16
-
 // BenchmarkCreateCaptures posts entries to POST /api/captures from 16
-// clients at once, each signed in as its own user, over loopback HTTP to a
-// server on a SQLite file, and reports the captures acknowledged a second.
-// Every answer must be 201.
+// clients at once (and, to compare, from one), each signed in as its own
+// user, over loopback HTTP to a server on a SQLite file, and reports the
+// captures acknowledged a second. Every answer must be 201.
 func BenchmarkCreateCaptures(b *testing.B) {
+	for _, clients := range []int{16, 1} {
+		b.Run(fmt.Sprintf("clients=%d", clients), func(b *testing.B) { benchmarkCreateCaptures(b, clients) })
+	}
+}
+
+func benchmarkCreateCaptures(b *testing.B, clients int) {
 	s := storetest.MustOpen(b)
 	srv := httptest.NewServer(nil)
 	defer srv.Close()
@@ -32,23 +35,23 @@ func BenchmarkCreateCaptures(b *testing.B) {
 	api.Start()
 	defer api.Stop()
 
-	tokens := make([]string, benchClients)
+	tokens := make([]string, clients)
 	for i := range tokens {
 		u := storetest.MustCreateUser(b, s, fmt.Sprintf("writer%d@example.com", i))
 		tokens[i] = storetest.MustCreateToken(b, s, u.ID)
 	}
 	// One kept-alive connection per client, so the figure is the server's,
 	// not the cost of opening connections.
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: benchClients}, Timeout: time.Minute}
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients}, Timeout: time.Minute}
 	defer client.CloseIdleConnections()
 	body := []byte(`{"text":"Jonas asked for the report again at five, so I stayed late and skipped dinner. Felt anxious on the way home and snapped at Mika."}`)
 
 	var next atomic.Int64
-	errs := make(chan error, benchClients)
+	errs := make(chan error, clients)
 	var wg sync.WaitGroup
 	b.ResetTimer()
 	start := time.Now()
-	for c := range benchClients {
+	for c := range clients {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
