@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"runtime"
 	"sync"
@@ -32,14 +33,29 @@ func (s *Store) CreateCapture(ctx context.Context, c *Capture) error {
 	return s.creates.do(ctx, s, c)
 }
 
-// insertCapture queues a validated capture; its created_at is when it
-// became available to claim.
-const insertCapture = `INSERT INTO captures (id, user_id, original, origin, occurred_at, status, available_at, created_at, updated_at)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+// insertCaptures queues validated captures, given as a JSON array of rows
+// (captureRow), in one statement. One statement, not one per entry,
+// because the search index (FTS5) writes what it holds to disk at the
+// start of every statement inside a transaction: one statement per entry
+// would leave a segment per entry to write and merge later, and one per
+// batch leaves one.
+const insertCaptures = `INSERT INTO captures (id, user_id, original, origin, occurred_at, status, available_at, created_at, updated_at)
+	SELECT value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>6, value->>7
+	FROM json_each(?) ORDER BY key`
 
-func insertCaptureArgs(c *Capture) []any {
-	created := FormatTime(c.CreatedAt)
-	return []any{c.ID, c.UserID, c.Original, c.Origin, FormatTime(c.OccurredAt), c.Status, created, created, FormatTime(c.UpdatedAt)}
+// captureRow is a capture as insertCaptures reads it: its created_at is
+// also when it may be claimed.
+type captureRow [8]string
+
+// captureRows renders the entries of reqs for insertCaptures.
+func captureRows(reqs []*createRequest) (string, error) {
+	rows := make([]captureRow, len(reqs))
+	for i, r := range reqs {
+		c := r.c
+		rows[i] = captureRow{c.ID, c.UserID, c.Original, c.Origin, FormatTime(c.OccurredAt), c.Status, FormatTime(c.CreatedAt), FormatTime(c.UpdatedAt)}
+	}
+	b, err := json.Marshal(rows)
+	return string(b), err
 }
 
 // maxCreateBatch bounds how many entries one transaction commits, so that
@@ -68,7 +84,7 @@ type createGroup struct {
 	queue   []*createRequest
 	leading bool // a caller is committing; queue not empty implies leading
 	closed  bool
-	// insert is insertCapture prepared on the writer, used by the leader
+	// insert is insertCaptures prepared on the writer, used by the leader
 	// alone; SQLite then compiles the statement, with the search index's
 	// trigger, once rather than for every batch.
 	insert *sql.Stmt
@@ -117,7 +133,7 @@ func (g *createGroup) do(ctx context.Context, s *Store, c *Capture) error {
 
 	// The batch is not one caller's: a caller that hangs up must not undo
 	// the others' entries.
-	s.insertCaptures(context.WithoutCancel(ctx), g, batch)
+	s.commitCreates(context.WithoutCancel(ctx), g, batch)
 
 	g.mu.Lock()
 	if len(g.queue) > 0 {
@@ -154,7 +170,7 @@ func (g *createGroup) close() error {
 // the leader calls it.
 func (g *createGroup) statement(ctx context.Context, s *Store) (*sql.Stmt, error) {
 	if g.insert == nil {
-		stmt, err := s.write.PrepareContext(ctx, insertCapture)
+		stmt, err := s.write.PrepareContext(ctx, insertCaptures)
 		if err != nil {
 			return nil, err
 		}
@@ -163,12 +179,12 @@ func (g *createGroup) statement(ctx context.Context, s *Store) (*sql.Stmt, error
 	return g.insert, nil
 }
 
-// insertCaptures commits the batch in one transaction and answers each
+// commitCreates commits the batch in one transaction and answers each
 // request. If that transaction fails, each entry is tried again on its
 // own, so that one entry that cannot be stored (its user was deleted
 // meanwhile) does not take the others down with it. A request whose caller
 // gave up before its turn is answered with its context's error.
-func (s *Store) insertCaptures(ctx context.Context, g *createGroup, batch []*createRequest) {
+func (s *Store) commitCreates(ctx context.Context, g *createGroup, batch []*createRequest) {
 	live := batch[:0:0]
 	for _, r := range batch {
 		if err := r.ctx.Err(); err != nil {
@@ -187,16 +203,7 @@ func (s *Store) insertCaptures(ctx context.Context, g *createGroup, batch []*cre
 		}
 		return
 	}
-	err = s.update(ctx, func(tx *sql.Tx) error {
-		stmt := tx.StmtContext(ctx, insert)
-		defer stmt.Close()
-		for _, r := range live {
-			if _, err := stmt.ExecContext(ctx, insertCaptureArgs(r.c)...); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	err = s.insertBatch(ctx, insert, live)
 	if err == nil || len(live) == 1 {
 		for _, r := range live {
 			r.done <- err
@@ -204,9 +211,18 @@ func (s *Store) insertCaptures(ctx context.Context, g *createGroup, batch []*cre
 		return
 	}
 	for _, r := range live {
-		r.done <- s.update(ctx, func(tx *sql.Tx) error {
-			_, err := tx.StmtContext(ctx, insert).ExecContext(ctx, insertCaptureArgs(r.c)...)
-			return err
-		})
+		r.done <- s.insertBatch(ctx, insert, []*createRequest{r})
 	}
+}
+
+// insertBatch commits the entries of reqs in one transaction.
+func (s *Store) insertBatch(ctx context.Context, insert *sql.Stmt, reqs []*createRequest) error {
+	rows, err := captureRows(reqs)
+	if err != nil {
+		return err
+	}
+	return s.update(ctx, func(tx *sql.Tx) error {
+		_, err := tx.StmtContext(ctx, insert).ExecContext(ctx, rows)
+		return err
+	})
 }

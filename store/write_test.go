@@ -226,3 +226,41 @@ func TestCreateCaptureTogether(t *testing.T) {
 		}
 	})
 }
+
+// TestCreateCaptureKeepsText checks that an entry is stored exactly as
+// written, whatever characters it holds, alone and committed with others.
+func TestCreateCaptureKeepsText(t *testing.T) {
+	s := storetest.MustOpen(t)
+	u := storetest.MustCreateUser(t, s, "alice@example.com")
+	texts := []string{
+		"plain words",
+		"quotes \" ' ` and a backslash \\ and a slash /",
+		"<b>tags</b> & ampersands",
+		"line\r\nbreaks\tand tabs",
+		"a NUL \x00 inside, and \x01\x02\x03\x7f",
+		"separators \u2028 \u2029 and a BOM \ufeff",
+		"emoji 🙂 and 𝄞, combining e\u0301, right-to-left שלום",
+		"\\u0041 is not A",
+		`{"json": [1, 2]}`,
+	}
+	var captures []*store.Capture
+	for _, text := range texts {
+		captures = append(captures, &store.Capture{UserID: u.ID, Original: text})
+	}
+	for _, o := range receive(t, createAll(s, captures), len(captures)) {
+		if o.err != nil {
+			t.Errorf("%q: %v", o.c.Original, o.err)
+			continue
+		}
+		got, err := s.FindCapture(context.Background(), u.ID, o.c.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Original != o.c.Original {
+			t.Errorf("stored %q, want %q", got.Original, o.c.Original)
+		}
+		if !got.OccurredAt.Equal(o.c.OccurredAt) || !got.CreatedAt.Equal(o.c.CreatedAt) || got.Origin != "text" || got.Status != store.StatusQueued {
+			t.Errorf("stored %+v, want %+v", got, o.c)
+		}
+	}
+}
