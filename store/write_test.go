@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sync"
@@ -173,6 +174,32 @@ func TestCreateCaptureTogether(t *testing.T) {
 			if o.err != nil {
 				t.Errorf("%q: %v", o.c.Original, o.err)
 			}
+		}
+	})
+
+	t.Run("CallerGone", func(t *testing.T) {
+		s := storetest.MustOpen(t)
+		u := storetest.MustCreateUser(t, s, "alice@example.com")
+		lead, others, release := queueBehindLeader(t, s, newCaptures(u.ID, 1)[0], newCaptures(u.ID, 3))
+		// A caller that hangs up while it waits is not written, and the
+		// others are.
+		ctx, cancel := context.WithCancel(context.Background())
+		gone := &store.Capture{UserID: u.ID, Original: "never mind"}
+		goneErr := make(chan error, 1)
+		go func() { goneErr <- s.CreateCapture(ctx, gone) }()
+		waitFor(t, "the caller waits", func() bool { n, _, _ := s.CreatesWaiting(); return n == 4 })
+		cancel()
+		release()
+		for _, o := range append(receive(t, lead, 1), receive(t, others, 3)...) {
+			if o.err != nil {
+				t.Errorf("%q: %v", o.c.Original, o.err)
+			}
+		}
+		if err := <-goneErr; !errors.Is(err, context.Canceled) {
+			t.Errorf("caller gone: %v, want %v", err, context.Canceled)
+		}
+		if _, total, err := s.ListCaptures(context.Background(), u.ID, store.Page{Page: 1, Limit: 10}); err != nil || total != 4 {
+			t.Errorf("stored %d captures (%v), want 4", total, err)
 		}
 	})
 
