@@ -68,8 +68,9 @@ var errStoreClosed = Errorf(EINTERNAL, "The database is closed.")
 
 // createGroup commits entries written at the same time in one transaction.
 // SQLite has one writer and each commit has a fixed cost (starting the
-// transaction, preparing the statement, writing the changed pages to the
-// log), so sixteen entries committed together cost little more than one.
+// transaction, writing the changed pages to the log, a new segment of the
+// search index), so sixteen entries committed together cost little more
+// than one.
 //
 // It needs no goroutine of its own: the first caller to find no commit
 // under way leads. The leader takes what is waiting (its own entry first),
