@@ -73,28 +73,6 @@ func (c *Capture) Validate(now time.Time) error {
 	return nil
 }
 
-// CreateCapture validates c and queues it for analysis. It returns EINVALID.
-func (s *Store) CreateCapture(ctx context.Context, c *Capture) error {
-	now := s.Now()
-	if c.OccurredAt.IsZero() {
-		c.OccurredAt = now
-	}
-	c.OccurredAt = c.OccurredAt.UTC().Truncate(time.Microsecond)
-	if err := c.Validate(now); err != nil {
-		return err
-	}
-	c.ID, c.Status, c.CreatedAt, c.UpdatedAt = newID(), StatusQueued, now, now
-	if c.Origin == "" {
-		c.Origin = "text"
-	}
-	return s.update(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO captures (id, user_id, original, origin, occurred_at, status, available_at, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			c.ID, c.UserID, c.Original, c.Origin, FormatTime(c.OccurredAt), c.Status, FormatTime(now), FormatTime(now), FormatTime(now))
-		return err
-	})
-}
-
 const captureColumns = `id, user_id, original, translated, language, origin, occurred_at, status, attempts, created_at, updated_at`
 
 func scanCapture(row interface{ Scan(...any) error }) (*Capture, error) {

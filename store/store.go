@@ -52,6 +52,7 @@ type Store struct {
 	reads      *stmtCache // hot statements of read
 	migrations fs.FS
 	now        func() time.Time
+	creates    createGroup // entries written at once, committed together
 }
 
 // Open opens (creating if needed) the database at opts.Path. It does not
@@ -114,9 +115,10 @@ func Open(opts Options) (*Store, error) {
 		migrations: opts.Migrations, now: opts.Now}, nil
 }
 
-// Close closes the prepared statements and both pools.
+// Close closes both pools, once the entries already waiting to be written
+// are committed, and the prepared statements.
 func (s *Store) Close() error {
-	return errors.Join(s.reads.close(), s.writes.close(), s.read.Close(), s.write.Close())
+	return errors.Join(s.creates.close(), s.reads.close(), s.writes.close(), s.read.Close(), s.write.Close())
 }
 
 // Now returns the store's clock reading, in UTC, at the precision stored.
