@@ -22,36 +22,27 @@ func (s *Store) SaveDetection(ctx context.Context, userID string, result []Detec
 			return err
 		}
 		for _, p := range result {
-			old, ok := stored[p.CategoryID]
-			if ok && p.ID != "" && p.ID != old.id {
-				continue // the category's pattern is another one now; the next run sees it
-			}
-			if ok && old.status == PatternRejected {
-				continue
-			}
-			if !ok {
-				if p.ID != "" {
-					continue // deleted meanwhile
-				}
+			old, exists := stored[p.CategoryID]
+			switch {
+			case exists && (old.status == PatternRejected || (p.ID != "" && p.ID != old.id)):
+				continue // rejected meanwhile, or made anew: the next run sees to it
+			case exists:
+				p.ID = old.id // also for one that another run made since this one read the facts
+			case p.ID != "":
+				continue // deleted meanwhile
+			default:
 				p.ID = newID()
-			} else {
-				// A run made it since this one read the facts.
-				p.ID = old.id
+				if err := w.insertPattern(ctx, userID, p); err != nil {
+					return err
+				}
 			}
-			if err := w.savePattern(ctx, userID, p, old, ok); err != nil {
+			if err := w.saveLinks(ctx, p, old.linksHash); err != nil {
 				return err
 			}
-			if p.LinksHash == old.linksHash && old.linksHash != "" {
-				continue
-			}
-			if err := w.saveCorrelations(ctx, p); err != nil {
-				return err
-			}
-			if err := w.saveFlows(ctx, p); err != nil {
-				return err
-			}
-			if err := w.exec(ctx, &w.setHash, `UPDATE patterns SET links_hash = ? WHERE id = ?`, p.LinksHash, p.ID); err != nil {
-				return err
+			if exists {
+				if err := w.updatePattern(ctx, p, old); err != nil {
+					return err
+				}
 			}
 		}
 		return nil
@@ -95,8 +86,8 @@ type detectionWriter struct {
 	tx  *sql.Tx
 	now string
 
-	setHash, insertCorrelation, updateCorrelation, deleteCorrelation *sql.Stmt
-	insertFlow, updateFlow, deleteFlow                               *sql.Stmt
+	insertCorrelation, updateCorrelation, deleteCorrelation *sql.Stmt
+	insertFlow, updateFlow, deleteFlow                      *sql.Stmt
 }
 
 // exec runs query as the statement *stmt, prepared on first use.
@@ -113,42 +104,60 @@ func (w *detectionWriter) exec(ctx context.Context, stmt **sql.Stmt, query strin
 }
 
 func (w *detectionWriter) close() {
-	for _, st := range []*sql.Stmt{w.setHash, w.insertCorrelation, w.updateCorrelation, w.deleteCorrelation, w.insertFlow, w.updateFlow, w.deleteFlow} {
+	for _, st := range []*sql.Stmt{w.insertCorrelation, w.updateCorrelation, w.deleteCorrelation, w.insertFlow, w.updateFlow, w.deleteFlow} {
 		if st != nil {
 			st.Close()
 		}
 	}
 }
 
-// savePattern makes the pattern, or updates it when it differs from old.
-func (w *detectionWriter) savePattern(ctx context.Context, userID string, p DetectedPattern, old storedPattern, exists bool) error {
+// insertPattern makes a pattern.
+func (w *detectionWriter) insertPattern(ctx context.Context, userID string, p DetectedPattern) error {
 	feelings, err := json.Marshal(p.Feelings)
 	if err != nil {
 		return err
 	}
-	closed := nullTime(p.ClosedAt)
-	if !exists {
-		_, err = w.tx.ExecContext(ctx, `INSERT INTO patterns (id, user_id, category_id, sentiment, impact, urgent, feelings, status,
-			captures_count, last_detected_at, closed_at, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, 'detected', ?, ?, ?, ?, ?)`,
-			p.ID, userID, p.CategoryID, p.Sentiment, p.Impact, p.Urgent, string(feelings), p.CapturesCount,
-			FormatTime(p.LastSeen), closed, w.now, w.now)
+	_, err = w.tx.ExecContext(ctx, `INSERT INTO patterns (id, user_id, category_id, sentiment, impact, urgent, feelings, status,
+		captures_count, last_detected_at, closed_at, links_hash, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, 'detected', ?, ?, ?, ?, ?, ?)`,
+		p.ID, userID, p.CategoryID, p.Sentiment, p.Impact, p.Urgent, string(feelings), p.CapturesCount,
+		FormatTime(p.LastSeen), nullTime(p.ClosedAt), p.LinksHash, w.now, w.now)
+	return err
+}
+
+// updatePattern updates a stored pattern when the run found it otherwise.
+func (w *detectionWriter) updatePattern(ctx context.Context, p DetectedPattern, old storedPattern) error {
+	feelings, err := json.Marshal(p.Feelings)
+	if err != nil {
 		return err
 	}
 	lastSeen := old.lastSeen // kept for a pattern no capture shows any more
 	if !p.LastSeen.IsZero() {
 		lastSeen = FormatTime(p.LastSeen)
 	}
+	closed := nullTime(p.ClosedAt)
 	closedAt, _ := closed.(string)
 	if p.Sentiment == old.sentiment && p.Impact == old.impact && p.Urgent == old.urgent && string(feelings) == old.feelings &&
-		p.CapturesCount == old.capturesCount && lastSeen == old.lastSeen &&
+		p.CapturesCount == old.capturesCount && lastSeen == old.lastSeen && p.LinksHash == old.linksHash &&
 		(closed == nil) == !old.closedAt.Valid && closedAt == old.closedAt.String {
 		return nil
 	}
 	_, err = w.tx.ExecContext(ctx, `UPDATE patterns SET sentiment = ?, impact = ?, urgent = ?, feelings = ?, captures_count = ?,
-		last_detected_at = ?, closed_at = ?, updated_at = ? WHERE id = ?`,
-		p.Sentiment, p.Impact, p.Urgent, string(feelings), p.CapturesCount, lastSeen, closed, w.now, p.ID)
+		last_detected_at = ?, closed_at = ?, links_hash = ?, updated_at = ? WHERE id = ?`,
+		p.Sentiment, p.Impact, p.Urgent, string(feelings), p.CapturesCount, lastSeen, closed, p.LinksHash, w.now, p.ID)
 	return err
+}
+
+// saveLinks brings a pattern's correlations and flows up to date, unless
+// they are the ones stored already (storedHash is the stored LinksHash).
+func (w *detectionWriter) saveLinks(ctx context.Context, p DetectedPattern, storedHash string) error {
+	if p.LinksHash == storedHash && storedHash != "" {
+		return nil
+	}
+	if err := w.saveCorrelations(ctx, p); err != nil {
+		return err
+	}
+	return w.saveFlows(ctx, p)
 }
 
 // saveCorrelations brings a pattern's correlations up to date. One that
