@@ -79,18 +79,21 @@ func detectionTags(ctx context.Context, tx *sql.Tx, f *Facts, userID string) (ma
 	return byID, rows.Err()
 }
 
+// detectionCapturesQuery reads a user's processed captures and their
+// segments. +status keeps SQLite on the user's index: the queue's index on
+// status would walk every user's processed captures. The segments come in
+// their order, from the index segments_detection alone.
+const detectionCapturesQuery = `SELECT c.id, c.occurred_at,
+		coalesce((SELECT group_concat(sg.id || ':' || sg.tag_ids, ';') FROM segments sg WHERE sg.capture_id = c.id AND sg.tag_ids != ''), '')
+	FROM captures c WHERE c.user_id = ? AND +c.status = 'processed' ORDER BY c.occurred_at`
+
 // detectionCaptures reads the user's processed captures, oldest first, each
 // in one row with its segments and their tag ids (segments.tag_ids), as
 // "segment:tag,tag;segment:tag". Ten years are some 3,650 captures but
 // 17,000 segments: a row a capture rather than a row a segment (or a tag)
 // keeps them quick to read, and the segments' ids share the row's memory.
 func detectionCaptures(ctx context.Context, tx *sql.Tx, f *Facts, userID string, tags map[string]int32) error {
-	// +status keeps SQLite on the user's index: the queue's index on status
-	// would walk every user's processed captures. The segments come in
-	// their order from their (capture_id, position) index.
-	rows, err := tx.QueryContext(ctx, `SELECT c.id, c.occurred_at,
-			coalesce((SELECT group_concat(sg.id || ':' || sg.tag_ids, ';') FROM segments sg WHERE sg.capture_id = c.id AND sg.tag_ids != ''), '')
-		FROM captures c WHERE c.user_id = ? AND +c.status = 'processed' ORDER BY c.occurred_at`, userID)
+	rows, err := tx.QueryContext(ctx, detectionCapturesQuery, userID)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,26 @@
+package store
+
+import (
+	"context"
+	"fmt"
+)
+
+// DetectionPlan returns SQLite's query plan for reading a user's captures
+// and segments for detection, one line per step.
+func (s *Store) DetectionPlan(ctx context.Context, userID string) ([]string, error) {
+	rows, err := s.read.QueryContext(ctx, `EXPLAIN QUERY PLAN `+detectionCapturesQuery, userID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			return nil, err
+		}
+		plan = append(plan, fmt.Sprintf("%d<-%d %s", id, parent, detail))
+	}
+	return plan, rows.Err()
+}
