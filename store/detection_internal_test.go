@@ -8,7 +8,12 @@ import (
 // DetectionPlan returns SQLite's query plan for reading a user's captures
 // and segments for detection, one line per step.
 func (s *Store) DetectionPlan(ctx context.Context, userID string) ([]string, error) {
-	rows, err := s.read.QueryContext(ctx, `EXPLAIN QUERY PLAN `+detectionCapturesQuery, userID)
+	return queryPlan(ctx, s.read, detectionCapturesQuery, userID)
+}
+
+// queryPlan returns SQLite's plan for the query, one line per step.
+func queryPlan(ctx context.Context, q querier, query string, args ...any) ([]string, error) {
+	rows, err := q.QueryContext(ctx, `EXPLAIN QUERY PLAN `+query, args...)
 	if err != nil {
 		return nil, err
 	}

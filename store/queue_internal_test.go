@@ -3,28 +3,13 @@ package store
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"time"
 )
 
 // ClaimPlan returns SQLite's query plan for the claim's selection, one
 // line per step, to check which index it uses.
 func (s *Store) ClaimPlan(ctx context.Context) ([]string, error) {
-	rows, err := s.write.QueryContext(ctx, `EXPLAIN QUERY PLAN `+claimNext, FormatTime(s.Now()))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var plan []string
-	for rows.Next() {
-		var id, parent, unused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-			return nil, err
-		}
-		plan = append(plan, fmt.Sprintf("%d<-%d %s", id, parent, detail))
-	}
-	return plan, rows.Err()
+	return queryPlan(ctx, s.write, claimNext, FormatTime(s.Now()))
 }
 
 // SeedQueue queues n captures spread over the users, in one transaction,
