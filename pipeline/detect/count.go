@@ -55,10 +55,10 @@ type index struct {
 
 // categoryFacts gathers what one category's segments say.
 type categoryFacts struct {
-	segments     int    // how many segments show it
-	lastSegment  int    // 1 + the last segment counted, so a segment counts once
-	days         days   // nil while the category has no segment
-	feelingDays  []days // by feeling number; nil for a feeling not seen with it
+	segments     []int32 // the segments that show it, by index in the input
+	lastSegment  int     // 1 + the last segment counted, so a segment counts once
+	days         days    // nil while the category has no segment
+	feelingDays  []days  // by feeling number; nil for a feeling not seen with it
 	feelingCount []int
 	captures     days // a set of capture numbers
 	lastSeen     time.Time
@@ -221,7 +221,7 @@ func (x *index) count(segments []Segment) []categoryFacts {
 				f.feelingDays = make([]days, len(x.feelingIDs))
 				f.feelingCount = make([]int, len(x.feelingIDs))
 			}
-			f.segments++
+			f.segments = append(f.segments, int32(i))
 			f.days.add(d)
 			f.captures.add(int(x.segCapture[i]))
 			if at := segments[i].OccurredAt; at.After(f.lastSeen) {

@@ -215,7 +215,7 @@ func Run(in Input) []Pattern {
 			pat.LastSeen = f.lastSeen
 			pat.Correlations = x.correlate(f.days, writtenDays, reviewed[p.ID])
 			plans[ci] = &flowPlan{pattern: len(out), trigger: cat.Kind == trigger, feelings: top}
-			pat.Flows = make([]Flow, 0, f.segments)
+			pat.Flows = make([]Flow, 0, len(f.segments))
 		}
 		switch {
 		case f == nil:
