@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/recur-journal/recur/pipeline/detect"
-	"github.com/recur-journal/recur/store"
 )
 
 // BenchmarkDetectAfterEntry is the run that follows a new entry in a
@@ -24,18 +23,7 @@ func BenchmarkDetectAfterEntry(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		a := more[i%len(more)]
-		c := &store.Capture{UserID: u.ID, Original: a.Translated, OccurredAt: clock().Add(-time.Duration(i+1) * time.Second)}
-		if err := s.CreateCapture(ctx, c); err != nil {
-			b.Fatal(err)
-		}
-		if _, err := s.ClaimCapture(ctx); err != nil {
-			b.Fatal(err)
-		}
-		a.CaptureID, a.UserID, a.Language = c.ID, u.ID, "en"
-		if err := s.CommitAnalysis(ctx, &a); err != nil {
-			b.Fatal(err)
-		}
+		writeAnalysed(b, s, u, more[i%len(more)], clock().Add(-time.Duration(i+1)*time.Second))
 		b.StartTimer()
 		if err := d.Detect(ctx, u.ID); err != nil {
 			b.Fatal(err)
