@@ -56,24 +56,30 @@ func loadTenYears(b *testing.B) (*store.Store, *store.User, func() time.Time) {
 	clock := func() time.Time { return now }
 	s := storetest.MustOpenAt(b, filepath.Join(b.TempDir(), "ten.db"), clock)
 	u := storetest.MustCreateUser(b, s, "decade@example.com")
-	ctx := context.Background()
 	segments := 0
 	for d, a := range tenYears(1) {
-		c := &store.Capture{UserID: u.ID, Original: a.Translated, OccurredAt: start.AddDate(0, 0, d)}
-		if err := s.CreateCapture(ctx, c); err != nil {
-			b.Fatal(err)
-		}
-		if _, err := s.ClaimCapture(ctx); err != nil {
-			b.Fatal(err)
-		}
-		a.CaptureID, a.UserID, a.Language = c.ID, u.ID, "en"
-		if err := s.CommitAnalysis(ctx, &a); err != nil {
-			b.Fatal(err)
-		}
+		writeAnalysed(b, s, u, a, start.AddDate(0, 0, d))
 		segments += len(a.Segments)
 	}
 	b.Logf("%d captures, %d segments", 3650, segments)
 	return s, u, clock
+}
+
+// writeAnalysed writes an entry at the moment given and commits its
+// analysis, as the pipeline would.
+func writeAnalysed(b *testing.B, s *store.Store, u *store.User, a store.Analysis, at time.Time) {
+	ctx := context.Background()
+	c := &store.Capture{UserID: u.ID, Original: a.Translated, OccurredAt: at}
+	if err := s.CreateCapture(ctx, c); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := s.ClaimCapture(ctx); err != nil {
+		b.Fatal(err)
+	}
+	a.CaptureID, a.UserID, a.Language = c.ID, u.ID, "en"
+	if err := s.CommitAnalysis(ctx, &a); err != nil {
+		b.Fatal(err)
+	}
 }
 
 // BenchmarkRun is detection alone: the counting over ten years of facts

@@ -8,7 +8,6 @@ package detect
 
 import (
 	"cmp"
-	"math"
 	"slices"
 	"time"
 )
@@ -165,99 +164,14 @@ type Flow struct {
 	Behaviour string
 }
 
-// categoryFacts gathers what one category's segments say.
-type categoryFacts struct {
-	segments     []*Segment
-	days         days
-	feelingDays  map[string]days
-	feelingCount map[string]int
-	captures     map[string]bool
-	lastSeen     time.Time
-}
-
 // Run detects the patterns of one user. It returns every pattern that
 // exists after the run, rejected ones excepted (they are left as they are).
 func Run(in Input) []Pattern {
-	loc := in.Location
-	if loc == nil {
-		loc = time.UTC
-	}
-	// Days are numbered from the journal's first day, as bits of a set.
-	first := day(in.Now, loc)
-	segDays := make([]int, len(in.Segments))
-	capDays := make([]int, len(in.Captures))
-	for i, c := range in.Captures {
-		capDays[i] = day(c.OccurredAt, loc)
-		first = min(first, capDays[i])
-	}
-	for i, sg := range in.Segments {
-		segDays[i] = day(sg.OccurredAt, loc)
-		first = min(first, segDays[i])
-	}
-	today := day(in.Now, loc) - first
-	span := today + 1
-	for i := range capDays {
-		capDays[i] -= first
-		span = max(span, capDays[i]+1)
-	}
-	for i := range segDays {
-		segDays[i] -= first
-		span = max(span, segDays[i]+1)
-	}
-	written := newDays(span)
-	for _, d := range capDays {
-		written.add(d)
-	}
+	x := newIndex(in)
+	facts := x.count(in.Segments)
+	writtenDays := x.written.count()
 
-	facts := map[string]*categoryFacts{}
-	tagDays := map[string]days{} // correlated tag -> days
-	tagInfo := map[string]Tag{}
-	var feelings []string
-	for i := range in.Segments {
-		sg := &in.Segments[i]
-		d := segDays[i]
-		feelings = feelings[:0]
-		for _, t := range sg.Tags {
-			if t.FeelingID != "" {
-				feelings = append(feelings, t.FeelingID)
-			}
-			if t.Type == "person" || t.Type == "location" || t.Type == "activity" {
-				td, ok := tagDays[t.ID]
-				if !ok {
-					td = newDays(span)
-					tagDays[t.ID], tagInfo[t.ID] = td, t
-				}
-				td.add(d)
-			}
-		}
-		for j, t := range sg.Tags {
-			if t.CategoryID == "" || categoryBefore(sg.Tags[:j], t.CategoryID) {
-				continue
-			}
-			f := facts[t.CategoryID]
-			if f == nil {
-				f = &categoryFacts{days: newDays(span), feelingDays: map[string]days{}, feelingCount: map[string]int{}, captures: map[string]bool{}}
-				facts[t.CategoryID] = f
-			}
-			f.segments = append(f.segments, sg)
-			f.days.add(d)
-			f.captures[sg.CaptureID] = true
-			if sg.OccurredAt.After(f.lastSeen) {
-				f.lastSeen = sg.OccurredAt
-			}
-			for _, fl := range feelings {
-				fd, ok := f.feelingDays[fl]
-				if !ok {
-					fd = newDays(span)
-					f.feelingDays[fl] = fd
-				}
-				fd.add(d)
-				f.feelingCount[fl]++
-			}
-		}
-	}
-
-	prior := map[string]Prior{}
+	prior := make(map[string]Prior, len(in.Patterns))
 	for _, p := range in.Patterns {
 		prior[p.CategoryID] = p
 	}
@@ -270,16 +184,21 @@ func Run(in Input) []Pattern {
 	}
 
 	var out []Pattern
+	plans := make([]*flowPlan, len(x.categories))
 	for catID, cat := range in.Categories {
 		p, existed := prior[catID]
 		if cat.Rejected || p.Status == Rejected {
 			continue // rejected: left alone for good
 		}
-		f := facts[catID]
+		var f *categoryFacts
+		ci, seen := x.categories[catID]
+		if seen && facts[ci].days != nil {
+			f = &facts[ci]
+		}
 		qualifies := false
 		if f != nil {
 			for _, fd := range f.feelingDays {
-				if fd.count() >= MinDays {
+				if fd != nil && fd.count() >= MinDays {
 					qualifies = true
 					break
 				}
@@ -290,13 +209,17 @@ func Run(in Input) []Pattern {
 		}
 		pat := Pattern{ID: p.ID, CategoryID: catID, Name: cat.Name, Sentiment: kindSentiment(cat.Kind, p.Sentiment), Impact: "low"}
 		if f != nil {
-			pat.Feelings = topFeelings(f, in.Feelings)
-			pat.Sentiment = sentiment(cat.Kind, f, pat.Feelings, in.Feelings)
-			pat.Impact = impact(f.days.count(), written.count())
-			pat.CapturesCount = len(f.captures)
+			top := x.topFeelings(f, in.Feelings)
+			pat.Feelings = make([]string, len(top))
+			for i, fl := range top {
+				pat.Feelings[i] = x.feelingIDs[fl]
+			}
+			pat.Sentiment = sentiment(cat.Kind, f, top, pat.Feelings, in.Feelings)
+			pat.Impact = impact(f.days.count(), writtenDays)
+			pat.CapturesCount = f.captures.count()
 			pat.LastSeen = f.lastSeen
-			pat.Correlations = correlate(f.days, written, tagDays, tagInfo, reviewed[p.ID])
-			pat.Flows = flows(catID, cat.Kind, f.segments)
+			pat.Correlations = x.correlate(f.days, writtenDays, reviewed[p.ID])
+			plans[ci] = &flowPlan{pattern: len(out), trigger: cat.Kind == trigger, facts: f}
 		}
 		switch {
 		case f == nil:
@@ -311,12 +234,13 @@ func Run(in Input) []Pattern {
 			pat.ClosedAt = closedAt(p.ClosedAt, pat.LastSeen.Add(QuietAfter), pat.LastSeen)
 		}
 		if pat.ClosedAt == nil && f != nil {
-			pat.Urgent = urgent(f.days, today)
+			pat.Urgent = urgent(f.days, x.today)
 		}
 		out = append(out, pat)
 	}
+	x.flows(in.Segments, plans, out)
 	slices.SortFunc(out, func(a, b Pattern) int { return cmp.Compare(a.CategoryID, b.CategoryID) })
-	link(out, in, facts, loc)
+	x.link(out, in.Categories, facts)
 	return out
 }
 
@@ -330,20 +254,6 @@ func closedAt(prev *time.Time, at, lastSeen time.Time) *time.Time {
 	return &at
 }
 
-func topFeelings(f *categoryFacts, vocab map[string]Feeling) []string {
-	ids := make([]string, 0, len(f.feelingCount))
-	for id := range f.feelingCount {
-		ids = append(ids, id)
-	}
-	slices.SortFunc(ids, func(a, b string) int {
-		if c := cmp.Compare(f.feelingCount[b], f.feelingCount[a]); c != 0 {
-			return c
-		}
-		return cmp.Compare(vocab[a].Name, vocab[b].Name)
-	})
-	return ids[:min(len(ids), MaxFeelings)]
-}
-
 // kindSentiment is the sentiment of a pattern no capture shows: good
 // behaviour positive, bad behaviour negative, and a trigger the one it had
 // (negative when it had none).
@@ -355,23 +265,6 @@ func kindSentiment(kind, had string) string {
 		return "negative"
 	case had == "positive":
 		return had
-	}
-	return "negative"
-}
-
-// sentiment: good behaviour is positive, bad behaviour negative, and a
-// trigger goes by the valence of the feelings it comes with, weighed by how
-// often each comes (a tie is negative).
-func sentiment(kind string, f *categoryFacts, feelings []string, vocab map[string]Feeling) string {
-	if kind == goodBehaviour || kind == badBehaviour {
-		return kindSentiment(kind, "")
-	}
-	sum := 0
-	for _, id := range feelings {
-		sum += vocab[id].Valence * f.feelingCount[id]
-	}
-	if sum > 0 {
-		return "positive"
 	}
 	return "negative"
 }
@@ -400,72 +293,6 @@ func urgent(seen days, today int) bool {
 	return n >= UrgentDays
 }
 
-// categoryBefore reports whether a tag of the category comes earlier in the
-// segment, so that a segment counts once per category.
-func categoryBefore(tags []Tag, categoryID string) bool {
-	for _, t := range tags {
-		if t.CategoryID == categoryID {
-			return true
-		}
-	}
-	return false
-}
-
-// correlate compares, for each person, location and activity, the share of
-// days with the tag on which the pattern showed up against the share of
-// days without it, and keeps the top few per type that beat the baseline,
-// plus those the user accepted; rejected ones never come back.
-func correlate(patternDays, written days, tagDays map[string]days, info map[string]Tag, reviewed map[string]string) []Correlation {
-	byType := map[string][]Correlation{}
-	var accepted []Correlation
-	for tagID, days := range tagDays {
-		status := reviewed[tagID]
-		if status == Rejected {
-			continue
-		}
-		with, together := days.count(), days.common(patternDays)
-		without := written.count() - with
-		c := Correlation{TagID: tagID, Type: info[tagID].Type, Name: info[tagID].Name, Amount: together}
-		if with >= MinSideDays && without >= MinSideDays && together >= 2 {
-			rateWith := float64(together) / float64(with)
-			rateWithout := float64(patternDays.count()-together) / float64(without)
-			if rateWith > rateWithout {
-				c.Lift = math.Inf(1)
-				if rateWithout > 0 {
-					c.Lift = rateWith / rateWithout
-				}
-				c.Impact = liftImpact(c.Lift)
-				byType[c.Type] = append(byType[c.Type], c)
-				continue
-			}
-		}
-		if status == Accepted {
-			c.Impact = "low"
-			accepted = append(accepted, c)
-		}
-	}
-	var out []Correlation
-	for _, typ := range CorrelatedTypes {
-		list := byType[typ]
-		slices.SortFunc(list, func(a, b Correlation) int {
-			if c := cmp.Compare(b.Lift, a.Lift); c != 0 {
-				return c
-			}
-			if c := cmp.Compare(b.Amount, a.Amount); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.Name, b.Name)
-		})
-		for i, c := range list {
-			if i < TopPerType || reviewed[c.TagID] == Accepted {
-				out = append(out, c)
-			}
-		}
-	}
-	slices.SortFunc(accepted, func(a, b Correlation) int { return cmp.Compare(a.TagID, b.TagID) })
-	return append(out, accepted...)
-}
-
 func liftImpact(lift float64) string {
 	switch {
 	case lift < LiftModerate:
@@ -474,103 +301,4 @@ func liftImpact(lift float64) string {
 		return "moderate"
 	}
 	return "high"
-}
-
-// flows links, in each of the pattern's segments, a trigger, a feeling and a
-// behaviour that were all found in that segment; a segment missing any of
-// the three gives none. With several candidates the choice is the one most
-// associated with the pattern: the pattern's own tag when the pattern is a
-// trigger or behaviour, else the one seen in the most of the pattern's
-// segments (a trigger or behaviour by its category, then by itself; a
-// feeling by its word), ties going to the name first in order.
-func flows(catID, kind string, segments []*Segment) []Flow {
-	// How many of the pattern's segments each category, tag and feeling
-	// shows up in, under its id (ids are distinct across the three);
-	// counted only when some segment has a choice to make.
-	var count map[string]int
-	counts := func() map[string]int {
-		if count != nil {
-			return count
-		}
-		count = map[string]int{}
-		for _, sg := range segments {
-			for j, t := range sg.Tags {
-				switch t.Type {
-				case trigger, goodBehaviour, badBehaviour:
-					if t.CategoryID != "" && !categoryBefore(sg.Tags[:j], t.CategoryID) {
-						count[t.CategoryID]++
-					}
-					count[t.ID]++
-				case positiveFeeling, negativeFeeling:
-					if !feelingBefore(sg.Tags[:j], t.FeelingID) {
-						count[t.FeelingID]++
-					}
-				}
-			}
-		}
-		return count
-	}
-	var out []Flow
-	for _, sg := range segments {
-		var trig, beh, feel choice
-		for i := range sg.Tags {
-			t := &sg.Tags[i]
-			switch t.Type {
-			case trigger:
-				trig.consider(t, kind == trigger && t.CategoryID == catID, counts)
-			case goodBehaviour, badBehaviour:
-				beh.consider(t, kind != trigger && t.CategoryID == catID, counts)
-			case positiveFeeling, negativeFeeling:
-				feel.consider(t, false, counts)
-			}
-		}
-		if trig.tag != nil && feel.tag != nil && beh.tag != nil {
-			out = append(out, Flow{SegmentID: sg.ID, Trigger: trig.tag.Name, Feeling: feel.tag.Name, Behaviour: beh.tag.Name})
-		}
-	}
-	return out
-}
-
-// choice is the best candidate so far for one part of a flow: the
-// pattern's own tag first, then the one whose category (or feeling) shows
-// up in the most of the pattern's segments, then the tag itself, then the
-// name first in order.
-type choice struct {
-	tag *Tag
-	own bool
-}
-
-func (c *choice) consider(t *Tag, own bool, counts func() map[string]int) {
-	switch {
-	case c.tag == nil || (own && !c.own):
-		*c = choice{tag: t, own: own}
-		return
-	case own != c.own:
-		return
-	}
-	count := counts()
-	score := func(t *Tag) (group, one int) {
-		switch {
-		case t.FeelingID != "":
-			return count[t.FeelingID], 0
-		case t.CategoryID == "":
-			return count[t.ID], count[t.ID]
-		}
-		return count[t.CategoryID], count[t.ID]
-	}
-	g, o := score(t)
-	cg, co := score(c.tag)
-	if cmp.Or(cmp.Compare(g, cg), cmp.Compare(o, co), cmp.Compare(c.tag.Name, t.Name)) > 0 {
-		*c = choice{tag: t, own: own}
-	}
-}
-
-// feelingBefore reports whether the feeling comes earlier in the segment.
-func feelingBefore(tags []Tag, feelingID string) bool {
-	for _, t := range tags {
-		if t.FeelingID == feelingID {
-			return true
-		}
-	}
-	return false
 }

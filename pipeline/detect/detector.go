@@ -4,7 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
@@ -55,12 +55,19 @@ func InputFrom(f *store.Facts, now time.Time, loc *time.Location) Input {
 	for i, c := range f.Captures {
 		in.Captures[i] = Capture{ID: c.ID, OccurredAt: c.OccurredAt}
 	}
+	// The segments' tags are laid out one after the other in one array,
+	// read in order by the counting.
+	n := 0
+	for _, sg := range f.Segments {
+		n += len(sg.Tags)
+	}
+	tags := make([]Tag, 0, n)
 	for i, sg := range f.Segments {
-		tags := make([]Tag, len(sg.Tags))
-		for j, t := range sg.Tags {
-			tags[j] = Tag(t)
+		start := len(tags)
+		for _, t := range sg.Tags {
+			tags = append(tags, Tag(f.Tags[t]))
 		}
-		in.Segments[i] = Segment{ID: sg.ID, CaptureID: sg.CaptureID, OccurredAt: sg.OccurredAt, Tags: tags}
+		in.Segments[i] = Segment{ID: sg.ID, CaptureID: sg.CaptureID, OccurredAt: sg.OccurredAt, Tags: tags[start:len(tags):len(tags)]}
 	}
 	for _, c := range f.Categories {
 		in.Categories[c.ID] = Category{ID: c.ID, Kind: c.Kind, Name: c.Name, Rejected: c.Rejected}
@@ -79,36 +86,60 @@ func InputFrom(f *store.Facts, now time.Time, loc *time.Location) Input {
 
 func toStore(patterns []Pattern) []store.DetectedPattern {
 	out := make([]store.DetectedPattern, len(patterns))
+	var buf []byte
 	for i, p := range patterns {
 		dp := store.DetectedPattern{ID: p.ID, CategoryID: p.CategoryID, Sentiment: p.Sentiment, Impact: p.Impact, Urgent: p.Urgent,
 			Feelings: p.Feelings, CapturesCount: p.CapturesCount, LastSeen: p.LastSeen, ClosedAt: p.ClosedAt}
 		if dp.Feelings == nil {
 			dp.Feelings = []string{}
 		}
-		for _, c := range p.Correlations {
-			dp.Correlations = append(dp.Correlations, store.DetectedCorrelation{TagID: c.TagID, Amount: c.Amount, Impact: c.Impact})
+		if len(p.Correlations) > 0 {
+			dp.Correlations = make([]store.DetectedCorrelation, len(p.Correlations))
+			for j, c := range p.Correlations {
+				dp.Correlations[j] = store.DetectedCorrelation{TagID: c.TagID, Amount: c.Amount, Impact: c.Impact}
+			}
 		}
-		for _, f := range p.Flows {
-			dp.Flows = append(dp.Flows, store.Flow{SegmentID: f.SegmentID, Trigger: f.Trigger, Feeling: f.Feeling, Behaviour: f.Behaviour})
+		if len(p.Flows) > 0 {
+			dp.Flows = make([]store.Flow, len(p.Flows))
+			for j, f := range p.Flows {
+				dp.Flows[j] = store.Flow{SegmentID: f.SegmentID, Trigger: f.Trigger, Feeling: f.Feeling, Behaviour: f.Behaviour}
+			}
 		}
-		dp.LinksHash = linksHash(p)
-		dp.Loop = store.DetectedLoop{Lead: p.Lead}
-		for _, l := range p.Related {
-			dp.Loop.Related = append(dp.Loop.Related, store.DetectedLink(l))
+		dp.LinksHash, buf = linksHash(p, buf[:0])
+		if p.Lead != "" {
+			dp.Loop = store.DetectedLoop{Lead: p.Lead, Related: make([]store.DetectedLink, len(p.Related))}
+			for j, l := range p.Related {
+				dp.Loop.Related[j] = store.DetectedLink(l)
+			}
 		}
 		out[i] = dp
 	}
 	return out
 }
 
-// linksHash sums up a pattern's correlations and flows.
-func linksHash(p Pattern) string {
-	h := sha256.New()
+// linksHash sums up a pattern's correlations and flows. The text it sums
+// is built in buf, which it returns for the next pattern.
+func linksHash(p Pattern, buf []byte) (string, []byte) {
 	for _, c := range p.Correlations {
-		fmt.Fprintf(h, "c\x00%s\x00%d\x00%s\n", c.TagID, c.Amount, c.Impact)
+		buf = append(buf, "c\x00"...)
+		buf = append(buf, c.TagID...)
+		buf = append(buf, 0)
+		buf = strconv.AppendInt(buf, int64(c.Amount), 10)
+		buf = append(buf, 0)
+		buf = append(buf, c.Impact...)
+		buf = append(buf, '\n')
 	}
 	for _, f := range p.Flows {
-		fmt.Fprintf(h, "f\x00%s\x00%s\x00%s\x00%s\n", f.SegmentID, f.Trigger, f.Feeling, f.Behaviour)
+		buf = append(buf, "f\x00"...)
+		buf = append(buf, f.SegmentID...)
+		buf = append(buf, 0)
+		buf = append(buf, f.Trigger...)
+		buf = append(buf, 0)
+		buf = append(buf, f.Feeling...)
+		buf = append(buf, 0)
+		buf = append(buf, f.Behaviour...)
+		buf = append(buf, '\n')
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	sum := sha256.Sum256(buf)
+	return hex.EncodeToString(sum[:]), buf
 }

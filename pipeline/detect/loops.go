@@ -3,7 +3,6 @@ package detect
 import (
 	"cmp"
 	"slices"
-	"time"
 )
 
 // Loops: a trigger and the behaviours that follow it are told in the same
@@ -27,30 +26,19 @@ type Link struct {
 // the patterns it shares most of its situations with, and, for every
 // pattern in a loop, the category of the loop's lead: its trigger (the one
 // seen on most days when there are several), or else its pattern seen on
-// most days; ties go by name, then category id.
-func link(out []Pattern, in Input, facts map[string]*categoryFacts, loc *time.Location) {
-	cats := in.Categories
-	index := make(map[string]int, len(out))
-	for i, p := range out {
-		if facts[p.CategoryID] != nil {
-			index[p.CategoryID] = i
-		}
+// most days; ties go by name, then category id. Facts are by category
+// number, as count gives them.
+func (x *index) link(out []Pattern, cats map[string]Category, facts []categoryFacts) {
+	// Each pattern's facts, nil for one no situation shows, and the pattern
+	// of each category number, -1 for none.
+	of := make([]*categoryFacts, len(out))
+	pattern := make([]int32, len(x.categories))
+	for c := range pattern {
+		pattern[c] = -1
 	}
-	// Count the situations each pair shares; the days only for the pairs
-	// that share enough of them, which are few.
-	shared := map[[2]int]int{}
-	var here []int
-	for _, sg := range in.Segments {
-		here = here[:0]
-		for k, t := range sg.Tags {
-			if i, ok := index[t.CategoryID]; ok && !categoryBefore(sg.Tags[:k], t.CategoryID) {
-				here = append(here, i)
-			}
-		}
-		for a, i := range here {
-			for _, j := range here[a+1:] {
-				shared[[2]int{min(i, j), max(i, j)}]++
-			}
+	for i, p := range out {
+		if c, ok := x.categories[p.CategoryID]; ok && facts[c].days != nil {
+			of[i], pattern[c] = &facts[c], int32(i)
 		}
 	}
 
@@ -66,24 +54,56 @@ func link(out []Pattern, in Input, facts map[string]*categoryFacts, loc *time.Lo
 		}
 		return parent[i]
 	}
-	for ij, n := range shared {
-		i, j := ij[0], ij[1]
-		fi, fj := facts[out[i].CategoryID], facts[out[j].CategoryID]
-		if n < MinDays || n*100 < LinkSharePercent*min(len(fi.segments), len(fj.segments)) {
+
+	// For each pattern, count the situations it shares with each pattern
+	// after it, going through its own situations only; the days only for the
+	// pairs that share enough of them, which are few.
+	shared := make([]int32, len(out))
+	visited := make([]int32, len(out)) // the situation that last counted a pattern
+	visit := int32(0)
+	var others []int32
+	for i, fi := range of {
+		if fi == nil {
 			continue
 		}
-		var days int
-		if len(fi.segments) <= len(fj.segments) {
-			days = sharedDays(fi, out[j].CategoryID, loc)
-		} else {
-			days = sharedDays(fj, out[i].CategoryID, loc)
+		others = others[:0]
+		for _, si := range fi.segments {
+			visit++
+			for _, t := range x.segmentTags(si) {
+				c := x.tags[t].category
+				if c < 0 {
+					continue
+				}
+				j := pattern[c]
+				if j <= int32(i) || visited[j] == visit {
+					continue
+				}
+				visited[j] = visit
+				if shared[j] == 0 {
+					others = append(others, j)
+				}
+				shared[j]++
+			}
 		}
-		if days < MinDays {
-			continue
+		for _, j := range others {
+			n, fj := int(shared[j]), of[j]
+			shared[j] = 0
+			if n < MinDays || n*100 < LinkSharePercent*min(len(fi.segments), len(fj.segments)) {
+				continue
+			}
+			var days int
+			if len(fi.segments) <= len(fj.segments) {
+				days = x.sharedDays(fi, x.categories[out[j].CategoryID])
+			} else {
+				days = x.sharedDays(fj, x.categories[out[i].CategoryID])
+			}
+			if days < MinDays {
+				continue
+			}
+			out[i].Related = append(out[i].Related, Link{CategoryID: out[j].CategoryID, SharedDays: days})
+			out[j].Related = append(out[j].Related, Link{CategoryID: out[i].CategoryID, SharedDays: days})
+			parent[root(i)] = root(int(j))
 		}
-		out[i].Related = append(out[i].Related, Link{CategoryID: out[j].CategoryID, SharedDays: days})
-		out[j].Related = append(out[j].Related, Link{CategoryID: out[i].CategoryID, SharedDays: days})
-		parent[root(i)] = root(j)
 	}
 
 	lead := map[int]int{} // root -> the loop's lead
@@ -92,7 +112,7 @@ func link(out []Pattern, in Input, facts map[string]*categoryFacts, loc *time.Lo
 			continue
 		}
 		r := root(i)
-		if l, ok := lead[r]; !ok || leads(out[i], out[l], facts, cats) {
+		if l, ok := lead[r]; !ok || leads(out[i], out[l], of[i], of[l], cats) {
 			lead[r] = i
 		}
 	}
@@ -113,13 +133,14 @@ func link(out []Pattern, in Input, facts map[string]*categoryFacts, loc *time.Lo
 	}
 }
 
-// leads reports whether a goes before b as the lead of their loop.
-func leads(a, b Pattern, facts map[string]*categoryFacts, cats map[string]Category) bool {
+// leads reports whether a (with facts fa) goes before b as the lead of
+// their loop.
+func leads(a, b Pattern, fa, fb *categoryFacts, cats map[string]Category) bool {
 	at, bt := cats[a.CategoryID].Kind == trigger, cats[b.CategoryID].Kind == trigger
 	if at != bt {
 		return at
 	}
-	if c := cmp.Compare(facts[a.CategoryID].days.count(), facts[b.CategoryID].days.count()); c != 0 {
+	if c := cmp.Compare(fa.days.count(), fb.days.count()); c != 0 {
 		return c > 0
 	}
 	if a.Name != b.Name {
@@ -128,12 +149,13 @@ func leads(a, b Pattern, facts map[string]*categoryFacts, cats map[string]Catego
 	return a.CategoryID < b.CategoryID
 }
 
-// sharedDays counts the days of f's situations that other shows up in too.
-func sharedDays(f *categoryFacts, other string, loc *time.Location) int {
+// sharedDays counts the days of f's situations that the other category
+// shows up in too.
+func (x *index) sharedDays(f *categoryFacts, other int32) int {
 	days := map[int]bool{}
-	for _, sg := range f.segments {
-		if categoryBefore(sg.Tags, other) {
-			days[day(sg.OccurredAt, loc)] = true
+	for _, si := range f.segments {
+		if x.categoryBefore(x.segmentTags(si), other) {
+			days[x.segDays[si]] = true
 		}
 	}
 	return len(days)
