@@ -10,7 +10,8 @@ import (
 
 // Claiming the next capture reads the queue through an index that matches
 // both its WHERE and its ORDER BY: no step sorts in a temporary B-tree and
-// no step scans the captures table, so a claim does not grow with the queue.
+// no step scans the captures table or walks a user's captures, so a claim
+// does not grow with the queue or the journal.
 func TestClaimUsesQueueIndex(t *testing.T) {
 	s := storetest.MustOpen(t)
 	plan, err := s.ClaimPlan(context.Background())
@@ -29,5 +30,10 @@ func TestClaimUsesQueueIndex(t *testing.T) {
 	}
 	if !strings.Contains(all, "captures_claim") {
 		t.Errorf("the claim does not use the index captures_claim:\n%s", all)
+	}
+	// Whether the user has a capture in processing is one lookup in the
+	// partial index, not a walk over all the user's captures.
+	if !strings.Contains(all, "captures_processing") {
+		t.Errorf("the claim does not look for a user's processing capture in captures_processing:\n%s", all)
 	}
 }
