@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
+	"fmt"
 	"strings"
 	"time"
 )
@@ -46,7 +48,7 @@ type CorrelationState struct {
 // DetectionFacts loads, in one snapshot, what detection needs of the user.
 func (s *Store) DetectionFacts(ctx context.Context, userID string) (*Facts, error) {
 	f := &Facts{}
-	err := s.view(ctx, func(tx *sql.Tx) error {
+	err := s.viewMapped(ctx, func(tx *sql.Tx) error {
 		tags, err := detectionTags(ctx, tx, f, userID)
 		if err != nil {
 			return err
@@ -221,4 +223,37 @@ type DetectedCorrelation struct {
 	TagID  string
 	Amount int
 	Impact string
+}
+
+// detectionMapSize is how much of the database file a detection run reads
+// through a memory map: its reads of the user's whole journal (about 30 MB
+// for ten years) then come straight from the kernel's file cache instead of
+// a read call per page, which took a quarter of a run. The map is made for
+// the run alone, so other reads (an export, say) keep their memory small.
+const detectionMapSize = 256 << 20
+
+// viewMapped is view on a connection that reads the file through a memory
+// map while fn runs.
+func (s *Store) viewMapped(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	conn, err := s.read.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA mmap_size = %d", detectionMapSize)); err != nil {
+		return err
+	}
+	// The map goes with the run, even when ctx ended meanwhile; a connection
+	// that cannot drop it is not given back to the pool.
+	defer func() {
+		if _, err := conn.ExecContext(context.WithoutCancel(ctx), "PRAGMA mmap_size = 0"); err != nil {
+			conn.Raw(func(any) error { return driver.ErrBadConn })
+		}
+	}()
+	tx, err := conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	return fn(tx)
 }

@@ -69,13 +69,8 @@ func Open(opts Options) (*Store, error) {
 	// for a lock instead of failing; WAL lets readers work beside the writer;
 	// foreign keys make ON DELETE CASCADE do the clean-up; NORMAL sync is
 	// durable across application crashes in WAL mode, which is what we need.
-	// mmap_size lets reads of up to 256 MiB of the file come straight from
-	// the page cache the kernel already keeps, instead of a read call per
-	// page: a detection run over ten years of entries reads about 30 MB and
-	// spent a quarter of its time in those calls. The mapped pages are the
-	// kernel's file cache, shared and given back under memory pressure.
 	pragmas := url.Values{}
-	for _, p := range []string{"busy_timeout(5000)", "journal_mode(WAL)", "foreign_keys(1)", "synchronous(NORMAL)", "mmap_size(268435456)"} {
+	for _, p := range []string{"busy_timeout(5000)", "journal_mode(WAL)", "foreign_keys(1)", "synchronous(NORMAL)"} {
 		pragmas.Add("_pragma", p)
 	}
 	path, err := filepath.Abs(opts.Path)
