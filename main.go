@@ -302,7 +302,8 @@ func (h *health) OllamaHealth(ctx context.Context) server.OllamaHealth {
 			out.Since.UTC().Format(time.RFC3339), out.LastError)
 	}
 	return server.OllamaHealth{URL: st.URL, Reachable: st.Reachable, Version: st.Version,
-		Model: st.Model, ModelPresent: st.ModelPresent, Error: st.Problem, Failing: out.Failing}
+		Model: st.Model, ModelPresent: st.ModelPresent, EmbedModel: st.EmbedModel, EmbedPresent: st.EmbedModelPresent,
+		Error: st.Problem, Failing: out.Failing}
 }
 
 // secretFile is the instance's secret inside the data folder.

@@ -315,7 +315,8 @@ func (c *bannerCache) get(ctx context.Context, h server.HealthReporter) *banner 
 	defer cancel()
 	o := h.OllamaHealth(ctx)
 	c.at, c.banner = time.Now(), nil
-	if o.Reachable && o.ModelPresent && !o.Failing {
+	embedMissing := o.Reachable && o.EmbedModel != "" && !o.EmbedPresent
+	if o.Reachable && o.ModelPresent && !o.Failing && !embedMissing {
 		return nil
 	}
 	// The sentence is plain; the technical reason goes under Details.
@@ -327,6 +328,9 @@ func (c *bannerCache) get(ctx context.Context, h server.HealthReporter) *banner 
 	case !o.ModelPresent:
 		b.Problem = "Ollama does not have the model " + o.Model + " yet."
 		b.Command = "ollama pull " + o.Model
+	case embedMissing:
+		b.Problem = "Ollama does not have the embedding model " + o.EmbedModel + " yet; entries will wait for it once you have written a while."
+		b.Command = "ollama pull " + o.EmbedModel
 	default:
 		b.Problem = "Calls to Ollama are failing; Recur keeps trying on its own."
 		b.Command = "ollama ps"
