@@ -121,6 +121,15 @@ func (t preparedTx) QueryRowContext(ctx context.Context, query string, args ...a
 	return t.Tx.QueryRowContext(ctx, query, args...)
 }
 
+// ExecContext runs query within the transaction.
+func (t preparedTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if st := t.cache.lookup(query); st != nil {
+		return t.Tx.StmtContext(ctx, st).ExecContext(ctx, args...)
+	}
+	*t.missed = append(*t.missed, query)
+	return t.Tx.ExecContext(ctx, query, args...)
+}
+
 // run runs fn in a transaction begun by within, its queries as the cache's
 // statements, and then prepares those it did not find.
 func (c *stmtCache) run(ctx context.Context, within func(context.Context, func(*sql.Tx) error) error, fn func(tx preparedTx) error) error {

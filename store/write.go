@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"runtime"
@@ -85,10 +84,6 @@ type createGroup struct {
 	queue   []*createRequest
 	leading bool // a caller is committing; queue not empty implies leading
 	closed  bool
-	// insert is insertCaptures prepared on the writer, used by the leader
-	// alone; SQLite then compiles the statement, with the search index's
-	// trigger, once rather than for every batch.
-	insert *sql.Stmt
 }
 
 // createRequest is one caller's entry waiting in a createGroup.
@@ -134,7 +129,7 @@ func (g *createGroup) do(ctx context.Context, s *Store, c *Capture) error {
 
 	// The batch is not one caller's: a caller that hangs up must not undo
 	// the others' entries.
-	s.commitCreates(context.WithoutCancel(ctx), g, batch)
+	s.commitCreates(context.WithoutCancel(ctx), batch)
 
 	g.mu.Lock()
 	if len(g.queue) > 0 {
@@ -159,25 +154,7 @@ func (g *createGroup) close() error {
 	for g.leading {
 		g.idle.Wait()
 	}
-	if g.insert == nil {
-		return nil
-	}
-	err := g.insert.Close()
-	g.insert = nil
-	return err
-}
-
-// statement returns the prepared insert, preparing it on first use. Only
-// the leader calls it.
-func (g *createGroup) statement(ctx context.Context, s *Store) (*sql.Stmt, error) {
-	if g.insert == nil {
-		stmt, err := s.write.PrepareContext(ctx, insertCaptures)
-		if err != nil {
-			return nil, err
-		}
-		g.insert = stmt
-	}
-	return g.insert, nil
+	return nil
 }
 
 // commitCreates commits the batch in one transaction and answers each
@@ -185,7 +162,7 @@ func (g *createGroup) statement(ctx context.Context, s *Store) (*sql.Stmt, error
 // own, so that one entry that cannot be stored (its user was deleted
 // meanwhile) does not take the others down with it. A request whose caller
 // gave up before its turn is answered with its context's error.
-func (s *Store) commitCreates(ctx context.Context, g *createGroup, batch []*createRequest) {
+func (s *Store) commitCreates(ctx context.Context, batch []*createRequest) {
 	live := batch[:0:0]
 	for _, r := range batch {
 		if err := r.ctx.Err(); err != nil {
@@ -197,14 +174,7 @@ func (s *Store) commitCreates(ctx context.Context, g *createGroup, batch []*crea
 	if len(live) == 0 {
 		return
 	}
-	insert, err := g.statement(ctx, s)
-	if err != nil {
-		for _, r := range live {
-			r.done <- err
-		}
-		return
-	}
-	err = s.insertBatch(ctx, insert, live)
+	err := s.insertBatch(ctx, live)
 	if err == nil || len(live) == 1 {
 		for _, r := range live {
 			r.done <- err
@@ -212,18 +182,20 @@ func (s *Store) commitCreates(ctx context.Context, g *createGroup, batch []*crea
 		return
 	}
 	for _, r := range live {
-		r.done <- s.insertBatch(ctx, insert, []*createRequest{r})
+		r.done <- s.insertBatch(ctx, []*createRequest{r})
 	}
 }
 
-// insertBatch commits the entries of reqs in one transaction.
-func (s *Store) insertBatch(ctx context.Context, insert *sql.Stmt, reqs []*createRequest) error {
+// insertBatch commits the entries of reqs in one transaction, with the
+// insert prepared once on the writer: SQLite compiles it, with the search
+// index's trigger, once rather than for every batch.
+func (s *Store) insertBatch(ctx context.Context, reqs []*createRequest) error {
 	rows, err := captureRows(reqs)
 	if err != nil {
 		return err
 	}
-	return s.update(ctx, func(tx *sql.Tx) error {
-		_, err := tx.StmtContext(ctx, insert).ExecContext(ctx, rows)
+	return s.updatePrepared(ctx, func(tx preparedTx) error {
+		_, err := tx.ExecContext(ctx, insertCaptures, rows)
 		return err
 	})
 }
