@@ -22,6 +22,14 @@ func (s *Store) SaveDetection(ctx context.Context, userID string, result []Detec
 		if err != nil {
 			return err
 		}
+		// The user's patterns that are not rejected, by category, once the
+		// new ones are inserted: what the loops link.
+		ids := make(map[string]string, len(stored)+len(result))
+		for category, p := range stored {
+			if p.status != PatternRejected {
+				ids[category] = p.id
+			}
+		}
 		for _, p := range result {
 			old, exists := stored[p.CategoryID]
 			switch {
@@ -36,6 +44,7 @@ func (s *Store) SaveDetection(ctx context.Context, userID string, result []Detec
 				if err := w.insertPattern(ctx, userID, p); err != nil {
 					return err
 				}
+				ids[p.CategoryID] = p.ID
 			}
 			if err := w.saveLinks(ctx, p, old.linksHash); err != nil {
 				return err
@@ -46,7 +55,7 @@ func (s *Store) SaveDetection(ctx context.Context, userID string, result []Detec
 				}
 			}
 		}
-		return saveLoops(ctx, tx, userID, result)
+		return saveLoops(ctx, tx, userID, result, ids)
 	})
 }
 

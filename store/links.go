@@ -46,26 +46,10 @@ type link struct {
 
 // saveLoops rewrites the user's pattern links from a detection run's result,
 // unless they are the ones stored already. It runs in the transaction that
-// saved the patterns, after them, so every pattern has its id. Rejected
-// patterns are linked to nothing.
-func saveLoops(ctx context.Context, tx *sql.Tx, userID string, result []DetectedPattern) error {
-	ids := map[string]string{} // category -> pattern
-	rows, err := tx.QueryContext(ctx, `SELECT id, category_id FROM patterns WHERE user_id = ? AND status != 'rejected'`, userID)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var id, cat string
-		if err := rows.Scan(&id, &cat); err != nil {
-			rows.Close()
-			return err
-		}
-		ids[cat] = id
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
+// saved the patterns, after them; ids holds the ids of the user's patterns
+// that are not rejected, by category, so rejected patterns are linked to
+// nothing.
+func saveLoops(ctx context.Context, tx *sql.Tx, userID string, result []DetectedPattern, ids map[string]string) error {
 	var want []link
 	for _, p := range result {
 		from, lead := ids[p.CategoryID], ids[p.Loop.Lead]
