@@ -287,6 +287,7 @@ func (a *App) fail(w http.ResponseWriter, r *http.Request, err error) {
 // banner is the Ollama problem shown on every page: what is wrong and the
 // command that mends it.
 type banner struct {
+	Heading string // what it means for the entries
 	Problem string // one plain sentence
 	Command string // what to run
 	Detail  string // the health check's own words, for whoever digs deeper
@@ -320,7 +321,7 @@ func (c *bannerCache) get(ctx context.Context, h server.HealthReporter) *banner 
 		return nil
 	}
 	// The sentence is plain; the technical reason goes under Details.
-	b := &banner{Detail: strings.ReplaceAll(o.Error, "`", "")}
+	b := &banner{Heading: "Entries are kept, but none can be read yet.", Detail: strings.ReplaceAll(o.Error, "`", "")}
 	switch {
 	case !o.Reachable:
 		b.Problem = "Ollama does not answer at " + o.URL + "."
@@ -329,7 +330,8 @@ func (c *bannerCache) get(ctx context.Context, h server.HealthReporter) *banner 
 		b.Problem = "Ollama does not have the model " + o.Model + " yet."
 		b.Command = "ollama pull " + o.Model
 	case embedMissing:
-		b.Problem = "Ollama does not have the embedding model " + o.EmbedModel + " yet; entries will wait for it once you have written a while."
+		b.Heading = "Entries are read for now, but will wait once you have written a while."
+		b.Problem = "Ollama does not have the embedding model " + o.EmbedModel + " yet."
 		b.Command = "ollama pull " + o.EmbedModel
 	default:
 		b.Problem = "Calls to Ollama are failing; Recur keeps trying on its own."
