@@ -77,14 +77,21 @@ func (s *Store) Restore(ctx context.Context, userID, name string, open func() (i
 	for {
 		res := &ImportResult{}
 		err := s.update(ctx, func(tx *sql.Tx) error {
-			r := &restorer{ctx: ctx, tx: tx, userID: userID, now: s.Now(), ids: ids,
-				cols: map[string]map[string]string{}, stmts: map[string]*sql.Stmt{}}
-			defer r.close()
-			if err := readExport(open, r.add); err != nil {
+			w := &restoreWriter{ctx: ctx, tx: tx, keepIDs: ids == nil, stmts: map[string]*sql.Stmt{}}
+			defer w.close()
+			r := &restorer{userID: userID, now: s.Now(), ids: ids, cols: map[string]map[string]string{}}
+			for _, t := range exportTables {
+				cols, err := tableColumns(ctx, tx, t.name)
+				if err != nil {
+					return err
+				}
+				r.cols[t.name] = cols
+			}
+			if err := w.run(open, r); err != nil {
 				return err
 			}
 			var err error
-			res.Imported, res.Batch, err = r.finish(name)
+			res.Imported, res.Batch, err = r.finish(w, name)
 			return err
 		})
 		if errors.Is(err, errIDTaken) && ids == nil {
@@ -105,28 +112,33 @@ func OpenBytes(data []byte) func() (io.ReadCloser, error) {
 // errIDTaken stops a restore that keeps ids when one is already taken here.
 var errIDTaken = errors.New("an id of the export is taken")
 
-// restorer writes the records of an export inside one transaction, rows of
-// a table in multi-row inserts of up to restoreBatch rows.
+// restorer reads the records of an export: it checks each one, maps its
+// ids and gathers the rows of a table into batches of up to restoreBatch
+// rows with the same columns, which it hands to a restoreWriter.
 type restorer struct {
-	ctx    context.Context
-	tx     *sql.Tx
 	userID string
 	now    time.Time
 	ids    idMap                        // nil keeps every id
 	cols   map[string]map[string]string // by table: column names to declared types
-	stmts  map[string]*sql.Stmt         // by query
+	send   func(*rowBatch) error        // hands a full batch over
+	free   chan *rowBatch               // batches written, to be filled again
 
-	// The rows waiting to be written: same table, same columns.
-	table  string
-	names  []string
-	args   []any
-	wheres []where
+	batch *rowBatch // the rows waiting to be handed over
 
 	rowNames []string // the record being added, reused
 	rowArgs  []any
 
 	queued   []string // ids of captures to analyse again
 	captures int
+}
+
+// rowBatch is rows of one table with the same columns, written in one
+// insert.
+type rowBatch struct {
+	table  string
+	names  []string // shared by the batches that follow with the same columns
+	args   []any
+	wheres []where
 }
 
 // restoreCacheKiB is SQLite's page cache during a restore.
@@ -146,14 +158,7 @@ func (w where) String() string { return fmt.Sprintf("%s[%d]", w.table, w.i) }
 // add checks one record and queues it for writing.
 func (r *restorer) add(table string, i int, row *exportRow) error {
 	t := exportTables[slices.IndexFunc(exportTables, func(t exportTable) bool { return t.name == table })]
-	cols, ok := r.cols[table]
-	if !ok {
-		var err error
-		if cols, err = tableColumns(r.ctx, r.tx, table); err != nil {
-			return err
-		}
-		r.cols[table] = cols
-	}
+	cols := r.cols[table]
 	w := where{table, i}
 	if table == "settings" {
 		key, _ := row.get("key").(string)
@@ -197,75 +202,172 @@ func (r *restorer) add(table string, i int, row *exportRow) error {
 			r.queued = append(r.queued, r.ids.mapList(fmt.Sprint(row.get("id"))))
 		}
 	}
-	if table != r.table || !slices.Equal(names, r.names) || len(r.wheres) == restoreBatch {
+	b := r.batch
+	if b == nil || table != b.table || !slices.Equal(names, b.names) || len(b.wheres) == restoreBatch {
 		if err := r.flush(); err != nil {
 			return err
 		}
-		r.table, r.names = table, slices.Clone(names)
+		next := r.emptyBatch()
+		next.table, next.names = table, slices.Clone(names)
+		if b != nil && table == b.table && slices.Equal(names, b.names) {
+			next.names = b.names
+		}
+		r.batch, b = next, next
 	}
-	r.args = append(r.args, args...)
-	r.wheres = append(r.wheres, w)
+	b.args = append(b.args, args...)
+	b.wheres = append(b.wheres, w)
 	return nil
 }
 
-// flush writes the waiting rows in one insert. When it fails, they are
-// written one at a time to name the record at fault.
-func (r *restorer) flush() error {
-	n := len(r.wheres)
-	if n == 0 {
-		return nil
+// emptyBatch gives a batch already written back, or a new one.
+func (r *restorer) emptyBatch() *rowBatch {
+	select {
+	case b := <-r.free:
+		clear(b.args)
+		b.args, b.wheres = b.args[:0], b.wheres[:0]
+		return b
+	default:
+		return &rowBatch{}
 	}
-	defer func() { r.args, r.wheres = r.args[:0], r.wheres[:0] }()
-	err := r.insert(n, r.args)
-	if err == nil || n == 1 {
-		return r.insertError(err, r.wheres[0])
-	}
-	if r.ids == nil && takenID(err) {
-		return errIDTaken
-	}
-	cols := len(r.names)
-	for k, w := range r.wheres {
-		if err := r.insert(1, r.args[k*cols:(k+1)*cols]); err != nil {
-			return r.insertError(err, w)
-		}
-	}
-	return r.insertError(err, r.wheres[0]) // not a row's fault
 }
 
-// insert writes n rows of r.names.
-func (r *restorer) insert(n int, args []any) error {
+// flush hands over the rows waiting.
+func (r *restorer) flush() error {
+	b := r.batch
+	r.batch = nil
+	if b == nil || len(b.wheres) == 0 {
+		return nil
+	}
+	return r.send(b)
+}
+
+// restoreAhead is how many batches reading may get ahead of writing.
+const restoreAhead = 8
+
+// errRestoreStopped ends the reading of a restore whose writing failed.
+var errRestoreStopped = errors.New("the restore stopped")
+
+// restoreWriter writes the batches of a restore inside one transaction.
+type restoreWriter struct {
+	ctx     context.Context
+	tx      *sql.Tx
+	keepIDs bool                 // records keep their ids: one taken here is errIDTaken
+	stmts   map[string]*sql.Stmt // by query
+}
+
+// run reads the document with r in a goroutine of its own while it writes
+// the batches r hands over, so that reading a large export and writing it,
+// which take about as long, overlap. Errors come as they would one after
+// the other: a batch that fails to be written wins over a record further
+// on that fails its check, and a record that fails its check stops the
+// restore before the rows gathered with it are written.
+func (w *restoreWriter) run(open func() (io.ReadCloser, error), r *restorer) (err error) {
+	batches := make(chan *rowBatch, restoreAhead)
+	r.free = make(chan *rowBatch, restoreAhead+2)
+	stop := make(chan struct{})
+	r.send = func(b *rowBatch) error {
+		select {
+		case batches <- b:
+			return nil
+		case <-stop:
+			return errRestoreStopped
+		}
+	}
+	read := make(chan error, 1)
+	go func() {
+		defer close(batches)
+		defer func() {
+			if p := recover(); p != nil {
+				read <- fmt.Errorf("reading the export: %v", p)
+			}
+		}()
+		err := readExport(open, r.add)
+		if err == nil {
+			err = r.flush()
+		}
+		read <- err
+	}()
+	var failed error
+	for b := range batches {
+		if failed != nil {
+			continue // the reader stops at its next batch
+		}
+		if failed = w.write(b); failed != nil {
+			close(stop)
+			continue
+		}
+		select {
+		case r.free <- b:
+		default:
+		}
+	}
+	if rerr := <-read; failed == nil {
+		return rerr
+	}
+	return failed
+}
+
+// write writes a batch in one insert. When it fails, its rows are written
+// one at a time to name the record at fault.
+func (w *restoreWriter) write(b *rowBatch) error {
+	n := len(b.wheres)
+	err := w.insert(b, n, b.args)
+	if err == nil || n == 1 {
+		return w.insertError(err, b.wheres[0])
+	}
+	if w.keepIDs && takenID(err) {
+		return errIDTaken
+	}
+	cols := len(b.names)
+	for k, at := range b.wheres {
+		if err := w.insert(b, 1, b.args[k*cols:(k+1)*cols]); err != nil {
+			return w.insertError(err, at)
+		}
+	}
+	return w.insertError(err, b.wheres[0]) // not a row's fault
+}
+
+// insert writes n rows of b's table and columns.
+func (w *restoreWriter) insert(b *rowBatch, n int, args []any) error {
 	verb := "INSERT"
-	if r.table == "settings" {
+	if b.table == "settings" {
 		verb = "INSERT OR REPLACE" // a setting made before the restore gives way
 	}
-	row := "(?" + strings.Repeat(", ?", len(r.names)-1) + ")"
-	query := verb + " INTO " + r.table + " (" + strings.Join(r.names, ", ") + ") VALUES " + row + strings.Repeat(", "+row, n-1)
-	stmt, ok := r.stmts[query]
+	row := "(?" + strings.Repeat(", ?", len(b.names)-1) + ")"
+	query := verb + " INTO " + b.table + " (" + strings.Join(b.names, ", ") + ") VALUES " + row + strings.Repeat(", "+row, n-1)
+	stmt, ok := w.stmts[query]
 	if !ok {
 		var err error
-		if stmt, err = r.tx.PrepareContext(r.ctx, query); err != nil {
+		if stmt, err = w.tx.PrepareContext(w.ctx, query); err != nil {
 			return err
 		}
-		r.stmts[query] = stmt
+		w.stmts[query] = stmt
 	}
-	_, err := stmt.ExecContext(r.ctx, args...)
+	_, err := stmt.ExecContext(w.ctx, args...)
 	return err
 }
 
-// insertError is the error of writing the record at w: errIDTaken when
+// insertError is the error of writing the record at at: errIDTaken when
 // its id exists here and ids are kept, else EINVALID naming it.
-func (r *restorer) insertError(err error, w where) error {
+func (w *restoreWriter) insertError(err error, at where) error {
 	switch {
 	case err == nil:
 		return nil
-	case r.ids == nil && takenID(err):
+	case w.keepIDs && takenID(err):
 		return errIDTaken
 	}
 	var se *sqlite.Error
 	if !errors.As(err, &se) {
 		return err
 	}
-	return Invalid("file", "%s: %s.", w, strings.TrimPrefix(err.Error(), "constraint failed: "))
+	return Invalid("file", "%s: %s.", at, strings.TrimPrefix(err.Error(), "constraint failed: "))
+}
+
+// close closes the prepared statements.
+func (w *restoreWriter) close() {
+	for _, stmt := range w.stmts {
+		stmt.Close()
+	}
 }
 
 // takenID reports whether err is an insert that failed on an id column
@@ -275,38 +377,28 @@ func takenID(err error) bool {
 	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY && strings.Contains(se.Error(), ".id")
 }
 
-// finish writes what waits, places the captures to analyse in the queue
-// and makes the batch that follows them.
-func (r *restorer) finish(name string) (int, *JobBatch, error) {
-	if err := r.flush(); err != nil {
-		return 0, nil, err
-	}
+// finish places the captures to analyse in the queue and makes the batch
+// that follows them, once every record is written.
+func (r *restorer) finish(w *restoreWriter, name string) (int, *JobBatch, error) {
 	if len(r.queued) > 0 {
-		place, err := r.tx.PrepareContext(r.ctx, `UPDATE captures SET available_at = ? WHERE id = ?`)
+		place, err := w.tx.PrepareContext(w.ctx, `UPDATE captures SET available_at = ? WHERE id = ?`)
 		if err != nil {
 			return 0, nil, err
 		}
 		defer place.Close()
 		for i, id := range r.queued {
-			if _, err := place.ExecContext(r.ctx, queuePlace(r.now, i, len(r.queued)), id); err != nil {
+			if _, err := place.ExecContext(w.ctx, queuePlace(r.now, i, len(r.queued)), id); err != nil {
 				return 0, nil, err
 			}
 		}
 	}
 	stamp := FormatTime(r.now)
-	bid, err := createBatch(r.ctx, r.tx, r.userID, BatchImport, name, r.queued, stamp)
+	bid, err := createBatch(w.ctx, w.tx, r.userID, BatchImport, name, r.queued, stamp)
 	if err != nil {
 		return 0, nil, err
 	}
-	b, err := findBatch(r.ctx, r.tx, r.userID, bid)
+	b, err := findBatch(w.ctx, w.tx, r.userID, bid)
 	return r.captures, b, err
-}
-
-// close closes the prepared statements.
-func (r *restorer) close() {
-	for _, stmt := range r.stmts {
-		stmt.Close()
-	}
 }
 
 // setColumn sets a column's value in an insert, adding the column if needed.

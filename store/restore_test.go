@@ -193,6 +193,24 @@ func TestRestoreRefusesBrokenDocuments(t *testing.T) {
 			t.Fatalf("a refused restore wrote %d captures", len(ids))
 		}
 	})
+	t.Run("EarlierBatchFirst", func(t *testing.T) {
+		// The document is read ahead of the writing: a batch that cannot
+		// be written is still the error given, not that of a record read
+		// after it, and nothing is written.
+		at := store.FormatTime(time.Date(2024, 1, 1, 8, 0, 0, 0, time.UTC).AddDate(0, 0, 10))
+		doc := strings.Replace(raw, `"occurred_at":"`+at+`"`, `"occurred_at":null`, 1)
+		doc = replaceNth(doc, `"status":"queued"`, `"status":"bogus"`, 140)
+		for i := range 5 {
+			u := storetest.MustCreateUser(t, a, fmt.Sprintf("first%d@example.com", i))
+			_, err := a.Restore(ctx, u.ID, "broken", store.OpenBytes([]byte(doc)))
+			if store.ErrorCode(err) != store.EINVALID || !strings.Contains(store.ErrorMessage(err), "captures[10]") {
+				t.Fatalf("err = %v; want EINVALID naming captures[10]", err)
+			}
+			if ids := captureIDs(t, a, u.ID); len(ids) != 0 {
+				t.Fatalf("a refused restore wrote %d captures", len(ids))
+			}
+		}
+	})
 	t.Run("ReadError", func(t *testing.T) {
 		cut := errors.New("disk gone")
 		u := storetest.MustCreateUser(t, a, "readerror@example.com")
