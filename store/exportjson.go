@@ -162,20 +162,28 @@ func (d *exportDecoder) skipNested(open byte, depth int) error {
 		if err := d.skip(c, depth); err != nil {
 			return err
 		}
-		if c, err = d.next(); err != nil {
+		var done bool
+		if c, done, err = d.after(end, after); err != nil || done {
 			return err
 		}
-		switch c {
-		case end:
-			return nil
-		case ',':
-			if c, err = d.next(); err != nil {
-				return err
-			}
-		default:
-			return d.unexpected(c, after)
-		}
 	}
+}
+
+// after reads what follows an element of a list or an object that end
+// closes: done at its end, else the first byte of the next element, after
+// the comma.
+func (d *exportDecoder) after(end byte, context string) (c byte, done bool, err error) {
+	if c, err = d.next(); err != nil {
+		return 0, false, err
+	}
+	switch c {
+	case end:
+		return c, true, nil
+	case ',':
+		c, err = d.next()
+		return c, false, err
+	}
+	return 0, false, d.unexpected(c, context)
 }
 
 // number reads a number whose first byte c was read and returns its

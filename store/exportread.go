@@ -31,24 +31,11 @@ func readExport(open func() (io.ReadCloser, error), visit func(table string, i i
 	var format string
 	var version int
 	next := 0 // the first of exportTables that may still come
-	for first := true; ; first = false {
-		c, err := d.next()
+	// A field of the document at a time; after each, its comma or its end.
+	c, err := d.next()
+	for done := c == '}'; !done; c, done, err = d.after('}', "after object key:value pair") {
 		if err != nil {
 			return err
-		}
-		if c == '}' && first {
-			break
-		}
-		if !first {
-			if c == '}' {
-				break
-			}
-			if c != ',' {
-				return d.unexpected(c, "after object key:value pair")
-			}
-			if c, err = d.next(); err != nil {
-				return err
-			}
 		}
 		if c != '"' {
 			return d.unexpected(c, "looking for beginning of object key string")
@@ -153,18 +140,9 @@ func (d *exportDecoder) readTable(table string, visit func(string, int, *exportR
 		if err := visit(table, i, &row); err != nil {
 			return err
 		}
-		if c, err = d.next(); err != nil {
+		var done bool
+		if c, done, err = d.after(']', "after array element"); err != nil || done {
 			return err
-		}
-		switch c {
-		case ']':
-			return nil
-		case ',':
-			if c, err = d.next(); err != nil {
-				return err
-			}
-		default:
-			return d.unexpected(c, "after array element")
 		}
 	}
 }
@@ -254,18 +232,9 @@ func (d *exportDecoder) record(row *exportRow) error {
 		}
 		row.names = append(row.names, name)
 		row.values = append(row.values, v)
-		if c, err = d.next(); err != nil {
+		var done bool
+		if c, done, err = d.after('}', "after object key:value pair"); err != nil || done {
 			return err
-		}
-		switch c {
-		case '}':
-			return nil
-		case ',':
-			if c, err = d.next(); err != nil {
-				return err
-			}
-		default:
-			return d.unexpected(c, "after object key:value pair")
 		}
 	}
 }
