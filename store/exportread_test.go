@@ -387,7 +387,8 @@ func TestReadExportHoldsOneRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+	// Holding it would take 40 MB; the margin is for the rest of the process.
+	if got := after.TotalAlloc - before.TotalAlloc; got > 4<<20 {
 		t.Fatalf("skipping the user allocated %d KiB", got>>10)
 	}
 	// 400,000 records: the heap, looked at as they are read, stays small.
