@@ -6,7 +6,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"unicode/utf8"
 )
 
 // readExport reads an export document from open as a stream and calls
@@ -20,52 +19,59 @@ func readExport(open func() (io.ReadCloser, error), visit func(table string, i i
 		return err
 	}
 	defer rc.Close()
-	src := &sourceReader{r: rc}
-	dec := json.NewDecoder(src)
-	// fail turns a decoding error into the sentence for the file, unless
-	// reading the file itself failed.
-	fail := func(err error, format string, args ...any) error {
-		if src.err != nil {
-			return src.err
+	d := newExportDecoder(rc)
+	if c, ok := d.space(); !ok {
+		return d.invalid(d.off, "EOF")
+	} else if c != '{' {
+		if err := d.skip(c, 0); err != nil {
+			return err
 		}
-		var se *json.SyntaxError
-		if errors.As(err, &se) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			return Invalid("file", "The export is not valid JSON: %v (at byte %d).", strings.TrimPrefix(err.Error(), "json: "), dec.InputOffset())
-		}
-		return Invalid("file", format, append(args, err)...)
-	}
-	if tok, err := dec.Token(); err != nil {
-		return fail(err, "The export is not valid JSON: %v.")
-	} else if tok != json.Delim('{') {
 		return Invalid("file", "The export is not valid JSON: it is not an object.")
 	}
 	var format string
 	var version int
 	next := 0 // the first of exportTables that may still come
-	for dec.More() {
-		tok, err := dec.Token()
+	// A field of the document at a time; after each, its comma or its end.
+	c, err := d.next()
+	for done := c == '}'; !done; c, done, err = d.after('}', "after object key:value pair") {
 		if err != nil {
-			return fail(err, "The export is not valid JSON: %v.")
+			return err
 		}
-		key := tok.(string)
+		if c != '"' {
+			return d.unexpected(c, "looking for beginning of object key string")
+		}
+		key, err := d.str(strName, "")
+		if err != nil {
+			return err
+		}
+		if err := d.expect(':', "after object key"); err != nil {
+			return err
+		}
 		switch key {
 		case "format":
-			if err := dec.Decode(&format); err != nil {
-				return fail(err, "The export's format is not text: %v.")
+			if typeErr, err := d.headValue(&format); err != nil {
+				return err
+			} else if typeErr != nil {
+				return Invalid("file", "The export's format is not text: %v.", typeErr)
 			}
 			if format != ExportFormat {
 				return Invalid("file", "This is not a Recur export: its format is %q, not %q.", format, ExportFormat)
 			}
 			continue
 		case "version":
-			if err := dec.Decode(&version); err != nil {
-				return fail(err, "The export's version is not a whole number: %v.")
+			if typeErr, err := d.headValue(&version); err != nil {
+				return err
+			} else if typeErr != nil {
+				return Invalid("file", "The export's version is not a whole number: %v.", typeErr)
 			}
 			continue
 		case "exported_at", "user":
-			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
-				return fail(err, "The export's %s cannot be read: %v.", key)
+			c, err := d.next()
+			if err != nil {
+				return err
+			}
+			if err := d.skip(c, 1); err != nil {
+				return err
 			}
 			continue
 		}
@@ -81,18 +87,14 @@ func readExport(open func() (io.ReadCloser, error), visit func(table string, i i
 			return Invalid("file", "The export's %s come after a part that follows them, or twice; an export lists %s.", key, tableNames())
 		}
 		next = t + 1
-		if err := readTable(dec, key, visit, fail); err != nil {
+		if err := d.readTable(key, visit); err != nil {
 			return err
 		}
 	}
-	if _, err := dec.Token(); err != nil {
-		return fail(err, "The export is not valid JSON: %v.")
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		if src.err != nil {
-			return src.err
-		}
-		return Invalid("file", "The export is not valid JSON: something follows its end (at byte %d).", dec.InputOffset())
+	if _, ok := d.space(); ok {
+		return Invalid("file", "The export is not valid JSON: something follows its end (at byte %d).", d.off-1)
+	} else if d.src.err != nil {
+		return d.src.err
 	}
 	switch {
 	case format != ExportFormat:
@@ -103,31 +105,46 @@ func readExport(open func() (io.ReadCloser, error), visit func(table string, i i
 	return nil
 }
 
-// readTable reads one table's list of records, a record at a time.
-func readTable(dec *json.Decoder, table string, visit func(string, int, *exportRow) error, fail func(error, string, ...any) error) error {
-	tok, err := dec.Token()
+// readTable reads one table's list of records, a record at a time: null
+// is a table without records.
+func (d *exportDecoder) readTable(table string, visit func(string, int, *exportRow) error) error {
+	c, err := d.next()
 	if err != nil {
-		return fail(err, "The export's %s is not a list of records: %v.", table)
+		return err
 	}
-	if tok == nil { // null: no records
-		return nil
+	if c == 'n' {
+		return d.literal("null")
 	}
-	if tok != json.Delim('[') {
+	if c != '[' {
+		if c != '{' {
+			if err := d.skip(c, 1); err != nil {
+				return err
+			}
+		}
 		return Invalid("file", "The export's %s is not a list of records.", table)
 	}
+	if c, err = d.next(); err != nil || c == ']' {
+		return err
+	}
 	var row exportRow // reused: a record is written before the next is read
-	for i := 0; dec.More(); i++ {
-		if err := dec.Decode(&row); err != nil {
-			return fail(err, "The export's %s is not a list of records: %v.", table)
+	for i := 0; ; i++ {
+		if c != '{' {
+			if err := d.skip(c, 2); err != nil {
+				return err
+			}
+			return Invalid("file", "The export's %s is not a list of records: %v.", table, errNotRecord)
+		}
+		if err := d.record(&row); err != nil {
+			return err
 		}
 		if err := visit(table, i, &row); err != nil {
 			return err
 		}
+		var done bool
+		if c, done, err = d.after(']', "after array element"); err != nil || done {
+			return err
+		}
 	}
-	if _, err := dec.Token(); err != nil {
-		return fail(err, "The export's %s is not a list of records: %v.", table)
-	}
-	return nil
 }
 
 // tableNames lists the export's tables in their order.
@@ -140,13 +157,17 @@ func tableNames() string {
 }
 
 // sourceReader remembers the error reading the document ended with, so
-// that it is told apart from content that is not JSON.
+// that it is told apart from content that is not JSON. After an error it
+// reads no further.
 type sourceReader struct {
 	r   io.Reader
 	err error
 }
 
 func (s *sourceReader) Read(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
 	n, err := s.r.Read(p)
 	if err != nil && err != io.EOF {
 		s.err = err
@@ -178,137 +199,99 @@ func (r *exportRow) get(name string) any {
 	return nil
 }
 
-// UnmarshalJSON reads one flat JSON object. json.Decoder hands it a value
-// it has already checked to be well-formed JSON, which is why this reader
-// can be small; it still stops, never panics, on anything else.
-func (r *exportRow) UnmarshalJSON(data []byte) error {
-	r.names, r.values = r.names[:0], r.values[:0]
-	p := rowParser{data: data}
-	if !p.eat('{') {
-		return errNotRecord
-	}
-	if p.eat('}') {
-		return nil
+// record reads a record, after its opening brace, into row: its fields in
+// the order written, a name given twice kept twice.
+func (d *exportDecoder) record(row *exportRow) error {
+	before := row.names // the record before's names, overwritten as they are read
+	row.names, row.values = row.names[:0], row.values[:0]
+	c, err := d.next()
+	if err != nil || c == '}' {
+		return err
 	}
 	for {
-		key, ok := p.str()
-		if !ok || !p.eat(':') {
-			return errNotRecord
+		if c != '"' {
+			return d.unexpected(c, "looking for beginning of object key string")
 		}
-		v, ok := p.value()
-		if !ok {
-			return errNotRecord
+		same := ""
+		if k := len(row.names); k < len(before) {
+			same = before[k]
 		}
-		r.names = append(r.names, key)
-		r.values = append(r.values, v)
-		switch {
-		case p.eat(','):
-		case p.eat('}'):
-			return nil
-		default:
-			return errNotRecord
+		name, err := d.str(strName, same)
+		if err != nil {
+			return err
+		}
+		if err := d.expect(':', "after object key"); err != nil {
+			return err
+		}
+		if c, err = d.next(); err != nil {
+			return err
+		}
+		v, err := d.value(c)
+		if err != nil {
+			return err
+		}
+		row.names = append(row.names, name)
+		row.values = append(row.values, v)
+		var done bool
+		if c, done, err = d.after('}', "after object key:value pair"); err != nil || done {
+			return err
 		}
 	}
 }
 
-// rowParser walks a well-formed JSON value.
-type rowParser struct {
-	data []byte
-	pos  int
-}
+// digitValues are the numbers of one digit as field values, made once.
+var digitValues = [10]any{json.Number("0"), json.Number("1"), json.Number("2"), json.Number("3"), json.Number("4"),
+	json.Number("5"), json.Number("6"), json.Number("7"), json.Number("8"), json.Number("9")}
 
-// space skips white space.
-func (p *rowParser) space() {
-	for p.pos < len(p.data) && (p.data[p.pos] == ' ' || p.data[p.pos] == '\n' || p.data[p.pos] == '\r' || p.data[p.pos] == '\t') {
-		p.pos++
-	}
-}
-
-// eat skips white space and then c, if c comes next.
-func (p *rowParser) eat(c byte) bool {
-	p.space()
-	if p.pos < len(p.data) && p.data[p.pos] == c {
-		p.pos++
-		return true
-	}
-	return false
-}
-
-// str reads a string. One without escapes is taken as it is; the rest
-// (and invalid UTF-8) go through encoding/json, which decodes them as
-// json.Unmarshal always has.
-func (p *rowParser) str() (string, bool) {
-	if !p.eat('"') {
-		return "", false
-	}
-	start, escaped := p.pos, false
-	for p.pos < len(p.data) && p.data[p.pos] != '"' {
-		if p.data[p.pos] == '\\' {
-			escaped = true
-			p.pos++
-		}
-		p.pos++
-	}
-	if p.pos >= len(p.data) {
-		return "", false
-	}
-	raw := p.data[start:p.pos]
-	p.pos++
-	if !escaped && utf8.Valid(raw) {
-		return string(raw), true
-	}
-	var s string
-	err := json.Unmarshal(p.data[start-1:p.pos], &s)
-	return s, err == nil
-}
-
-// value reads a field's value.
-func (p *rowParser) value() (any, bool) {
-	p.space()
-	if p.pos >= len(p.data) {
-		return nil, false
-	}
-	switch c := p.data[p.pos]; {
+// value reads a record's field value, which starts with c: a string, a
+// json.Number, nil for null, and a badValue for anything else, which is
+// still checked whole.
+func (d *exportDecoder) value(c byte) (any, error) {
+	switch {
 	case c == '"':
-		return p.str()
+		s, err := d.str(strValue, "")
+		return s, err
+	case c == '-' || isDigit(c):
+		n, err := d.number(c)
+		if len(n) == 1 {
+			return digitValues[n[0]-'0'], err
+		}
+		return json.Number(n), err
 	case c == 'n':
-		p.pos += len("null")
-		return nil, p.pos <= len(p.data)
-	case c == '-' || c >= '0' && c <= '9':
-		start := p.pos
-		for p.pos < len(p.data) && isNumberByte(p.data[p.pos]) {
-			p.pos++
-		}
-		return json.Number(p.data[start:p.pos]), true
+		return nil, d.literal("null")
 	}
-	// true, false, a list or an object: skipped whole.
-	depth := 0
-	for ; p.pos < len(p.data); p.pos++ {
-		switch p.data[p.pos] {
-		case '"':
-			if _, ok := p.str(); !ok {
-				return nil, false
-			}
-			p.pos--
-		case '{', '[':
-			depth++
-		case '}', ']':
-			if depth == 0 {
-				return badValue{}, true
-			}
-			if depth--; depth == 0 {
-				p.pos++
-				return badValue{}, true
-			}
-		case ',':
-			if depth == 0 {
-				return badValue{}, true
-			}
-		}
-	}
-	return badValue{}, depth == 0
+	return badValue{}, d.skip(c, 3) // a record is the third level
 }
 
-func isNumberByte(c byte) bool {
-	return c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
+// headValue reads the value of "format" or "version" into v as
+// json.Decoder.Decode does; a value of the wrong kind gives the error
+// json.Unmarshal gives for it, as typeErr.
+func (d *exportDecoder) headValue(v any) (typeErr, err error) {
+	c, err := d.next()
+	if err != nil {
+		return nil, err
+	}
+	var raw []byte // the value, or one of the same kind
+	switch {
+	case c == '"':
+		s, err := d.str(strValue, "")
+		if err != nil {
+			return nil, err
+		}
+		if p, ok := v.(*string); ok {
+			*p = s
+			return nil, nil
+		}
+		raw = []byte(`""`)
+	case c == '-' || isDigit(c):
+		if raw, err = d.number(c); err != nil {
+			return nil, err
+		}
+	default:
+		if err := d.skip(c, 1); err != nil {
+			return nil, err
+		}
+		raw = []byte(map[byte]string{'n': "null", 't': "true", 'f': "false", '[': "[]", '{': "{}"}[c])
+	}
+	return json.Unmarshal(raw, v), nil
 }
