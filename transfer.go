@@ -93,14 +93,18 @@ func (m *Main) importJournal(ctx context.Context, path, email string, wait bool)
 	if err != nil {
 		return err
 	}
-	res, err := journal.ReadPath(path, opts)
+	res, release, err := journal.ReadPath(path, opts)
 	var pe *fs.PathError
 	if errors.As(err, &pe) && pe.Path == path {
 		return fmt.Errorf("cannot read %s: %w", path, pe.Err)
 	} else if err != nil {
 		return fmt.Errorf("nothing was imported: %w", err)
 	}
+	// A Recur export is read from the file while it is restored, so the
+	// file stays open until then. An *importer.Error met on the way passes
+	// cliError unchanged and reads as one met above.
 	r, err := journal.Import(ctx, m.store, u.ID, filepath.Base(path), res)
+	release()
 	if err != nil {
 		return fmt.Errorf("nothing was imported: %w", cliError(err))
 	}

@@ -30,7 +30,9 @@
 //     starts with it.
 //   - Recur: the JSON document `recur export` writes (its top-level
 //     "format" is "recur-export"), on its own or as the one JSON file of a
-//     zip. It is handed over untouched, to be restored as a whole.
+//     zip. It is handed over untouched, to be restored as a whole; the
+//     restore reads it from the upload itself, never held in memory whole
+//     (see Result.OpenRecur).
 //
 // The kind of a file is told by its content, not its name: a zip, a JSON
 // object (Day One, jrnl or Recur, by its keys), or else, when the name

@@ -192,39 +192,76 @@ func (r *reader) readFiles(files []file) (*Result, error) {
 	return r.finish()
 }
 
-// readRecur reads a Recur export whole: it is handed on untouched.
+// readRecur hands a Recur export on untouched, as an opener rather than its
+// bytes: the restore reads it from where it lies, a record at a time. A file
+// that says it is over the limit is refused now; one found over it while the
+// restore reads it fails that read with the same *Error.
 func (r *reader) readRecur(f file) (*Result, error) {
-	data, err := r.readFile(f, MaxJSONBytes, "a JSON export")
-	if err != nil {
-		return nil, err
+	if f.size > MaxJSONBytes {
+		return nil, errFileSize(f.path, "a JSON export", MaxJSONBytes)
 	}
-	return &Result{Format: Recur, Recur: data, Skipped: r.res.Skipped}, nil
+	return &Result{Format: Recur, OpenRecur: r.opener(f, MaxJSONBytes, "a JSON export"), Skipped: r.res.Skipped}, nil
 }
 
-// readFile reads one file whole, counting its bytes as they are unpacked
-// against limit, the most a file of its kind may hold, and against the
-// budget of the upload, so that a zip bomb stops at whichever comes first.
+// readFile reads one file whole, within limit, the most a file of its kind
+// may hold, and what is left of the budget of the upload.
 func (r *reader) readFile(f file, limit int64, kind string) ([]byte, error) {
 	if f.size > limit {
 		return nil, errFileSize(f.path, kind, limit)
 	}
-	rc, err := f.open()
+	rc, err := r.opener(f, limit, kind)()
 	if err != nil {
-		return nil, errorf(f.path, "cannot be read (%v); upload the files again.", unwrapPath(err))
+		return nil, err
 	}
 	defer rc.Close()
-	data, err := readAll(rc, min(limit, r.budget), f.size)
-	switch {
-	case errors.Is(err, errFileTooLarge) && r.budget < limit:
-		return nil, errTotalSize(r.limit)
-	case errors.Is(err, errFileTooLarge):
-		return nil, errFileSize(f.path, kind, limit)
-	case err != nil:
-		return nil, errorf(f.path, "cannot be read (%v); make the zip again and upload it.", unwrapPath(err))
+	data, err := readAll(rc, f.size)
+	if err != nil {
+		return nil, err
 	}
 	r.budget -= int64(len(data))
 	return data, nil
 }
+
+// opener returns a function that opens f and counts its bytes as they are
+// unpacked against limit, the most a file of its kind may hold, and against
+// what is left of the budget of the upload now, so that a zip bomb stops at
+// whichever comes first. Every error it or its reads return is an *Error.
+func (r *reader) opener(f file, limit int64, kind string) func() (io.ReadCloser, error) {
+	over := errFileSize(f.path, kind, limit)
+	if r.budget < limit {
+		over = errTotalSize(r.limit)
+	}
+	max := min(limit, r.budget)
+	return func() (io.ReadCloser, error) {
+		rc, err := f.open()
+		if err != nil {
+			return nil, errorf(f.path, "cannot be read (%v); upload the files again.", unwrapPath(err))
+		}
+		return &countedFile{rc: rc, lr: limitedReader{r: rc, max: max}, path: f.path, over: over}, nil
+	}
+}
+
+// countedFile reads a file of an upload within its limit, and turns what
+// stops a read into the *Error that says why.
+type countedFile struct {
+	rc   io.ReadCloser
+	lr   limitedReader
+	path string
+	over *Error // the error of a file past its limit
+}
+
+func (c *countedFile) Read(p []byte) (int, error) {
+	n, err := c.lr.Read(p)
+	switch {
+	case err == nil || err == io.EOF:
+		return n, err
+	case errors.Is(err, errFileTooLarge):
+		return n, c.over
+	}
+	return n, errorf(c.path, "cannot be read (%v); make the zip again and upload it.", unwrapPath(err))
+}
+
+func (c *countedFile) Close() error { return c.rc.Close() }
 
 // errTotalSize is the error of an upload over its budget.
 func errTotalSize(limit int64) *Error {

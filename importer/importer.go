@@ -53,8 +53,16 @@ type Entry struct {
 type Result struct {
 	Format  Format
 	Entries []Entry // oldest first (stable sort by OccurredAt; parts of one split entry keep their order)
-	Recur   []byte  // for Format Recur only: the export document, untouched; Entries is empty
 	Skipped int     // files or entries left out on purpose: photos and other non-text files, entries without text
+
+	// OpenRecur opens the export document, untouched, at its start: for
+	// Format Recur only, nil otherwise (and Entries is empty). It reads the
+	// document from where it lies, the file, zip or folder the result was
+	// read from, which must stay open until the export is restored; each
+	// call opens it again. The bytes it reads count against MaxJSONBytes
+	// and Options.MaxBytes: a read past either, or one that fails, returns
+	// an *Error, the one Read would have returned for it.
+	OpenRecur func() (io.ReadCloser, error)
 }
 
 // Options say how to read what an upload leaves open.
@@ -108,8 +116,9 @@ func Read(name string, data []byte, opts Options) (*Result, error) {
 // One, jrnl or Recur), or a single Markdown file. name is the file's name,
 // used in messages and to recognise a single .md, .markdown or .txt file;
 // it may be "". The kind of file is told by its content, not its name. The
-// file is read in pieces, never held whole (but for a Recur export), within
-// the limits of limits.go. Every error about the content is an *Error.
+// file is read in pieces, never held whole, within the limits of limits.go;
+// a Recur export is not read but handed on (see Result.OpenRecur), so ra must
+// stay open while it is restored. Every error about the content is an *Error.
 func ReadAt(name string, ra io.ReaderAt, size int64, opts Options) (*Result, error) {
 	r := newReader(opts)
 	name = cleanName(name)
@@ -200,8 +209,9 @@ func firstByte(r io.Reader) byte {
 // when it holds any, else a Recur export JSON, else jrnl JSON exports, else
 // every Markdown file in it. Hidden files and folders (".obsidian",
 // ".DS_Store"), "__MACOSX", links and files of other kinds are skipped
-// without being read and counted in Result.Skipped. Every error about the
-// content is an *Error.
+// without being read and counted in Result.Skipped. A Recur export is opened
+// from fsys when it is restored, so fsys must stay in place until then.
+// Every error about the content is an *Error.
 func ReadFS(fsys fs.FS, opts Options) (*Result, error) {
 	return newReader(opts).readFS(fsys)
 }

@@ -1,7 +1,11 @@
 package importer
 
 import (
+	"archive/zip"
+	"bytes"
 	"errors"
+	"hash/crc32"
+	"io"
 	"io/fs"
 	"os"
 	"slices"
@@ -73,6 +77,21 @@ func checkResult(t *testing.T, res *Result, format Format, skipped int, want []E
 	}
 }
 
+// recurDoc reads the Recur export a result hands on.
+func recurDoc(tb testing.TB, res *Result) []byte {
+	tb.Helper()
+	rc, err := res.OpenRecur()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer rc.Close()
+	doc, err := io.ReadAll(rc)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return doc
+}
+
 func TestReadRecur(t *testing.T) {
 	doc := []byte(`{"format": "recur-export", "version": 1, "captures": []}`)
 	t.Run("JSON", func(t *testing.T) {
@@ -80,8 +99,14 @@ func TestReadRecur(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Format != Recur || string(res.Recur) != string(doc) || len(res.Entries) != 0 {
-			t.Fatalf("got %+v, want the document untouched", res)
+		if res.Format != Recur || len(res.Entries) != 0 {
+			t.Fatalf("got %+v, want a Recur export", res)
+		}
+		// The restore may open it a second time.
+		for range 2 {
+			if got := recurDoc(t, res); string(got) != string(doc) {
+				t.Fatalf("document %q, want it untouched", got)
+			}
 		}
 	})
 	t.Run("Zip", func(t *testing.T) {
@@ -89,8 +114,96 @@ func TestReadRecur(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Format != Recur || string(res.Recur) != string(doc) || res.Skipped != 1 {
+		if res.Format != Recur || string(recurDoc(t, res)) != string(doc) || res.Skipped != 1 {
 			t.Fatalf("got %+v, want the document and one file skipped", res)
+		}
+	})
+	t.Run("Folder", func(t *testing.T) {
+		fsys := &openLog{FS: fstest.MapFS{"backup/recur-export.json": {Data: doc}}}
+		res, err := ReadFS(fsys, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Told what it is, but not read whole until it is restored.
+		opened := len(fsys.opened)
+		if res.Format != Recur || string(recurDoc(t, res)) != string(doc) || len(fsys.opened) != opened+1 {
+			t.Fatalf("got %+v, opened %v; want the document opened from the folder when asked", res, fsys.opened)
+		}
+	})
+}
+
+// drain reads the Recur export a result hands on to its end, and returns
+// the bytes it read and the error that stopped it.
+func drain(tb testing.TB, res *Result) (int64, error) {
+	tb.Helper()
+	rc, err := res.OpenRecur()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer rc.Close()
+	return io.Copy(io.Discard, rc)
+}
+
+// spaces reads as endless spaces.
+type spaces struct{}
+
+func (spaces) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = ' '
+	}
+	return len(p), nil
+}
+
+// A Recur export over a limit is refused with the sentence that names the
+// limit: at once when it says its size, else by the read that goes past it.
+func TestReadRecurLimits(t *testing.T) {
+	head := `{"format": "recur-export", "version": 1, "captures": []`
+	t.Run("ErrClaimed", func(t *testing.T) {
+		// A zip whose header says the export is over the limit.
+		var buf bytes.Buffer
+		w := zip.NewWriter(&buf)
+		fw, err := w.CreateRaw(&zip.FileHeader{Name: "recur-export.json", Method: zip.Store,
+			CompressedSize64: uint64(len(head)), UncompressedSize64: MaxJSONBytes + 1, CRC32: crc32.ChecksumIEEE([]byte(head))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(fw, head)
+		w.Close()
+		res, err := Read("backup.zip", buf.Bytes(), Options{})
+		if want := "recur-export.json: larger than 64 MiB once unpacked, the limit for a JSON export; split it into smaller files."; err == nil || err.Error() != want {
+			t.Fatalf("Read = %+v, %v; want %q", res, err, want)
+		}
+	})
+	t.Run("ErrRead", func(t *testing.T) {
+		// A file that does not say its size, found over the limit as the
+		// restore reads it.
+		open := func() (io.ReadCloser, error) {
+			return io.NopCloser(io.MultiReader(strings.NewReader(head), io.LimitReader(spaces{}, MaxJSONBytes))), nil
+		}
+		res, err := newReader(Options{}).readRecur(file{"recur-export.json", -1, open})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := drain(t, res)
+		var e *Error
+		if want := "recur-export.json: larger than 64 MiB once unpacked, the limit for a JSON export; split it into smaller files."; !errors.As(err, &e) || err.Error() != want {
+			t.Fatalf("read %d bytes, err %v; want %q", n, err, want)
+		}
+		if n > MaxJSONBytes+readChunk {
+			t.Errorf("read %d bytes, past the limit", n)
+		}
+	})
+	t.Run("ErrBudget", func(t *testing.T) {
+		// A zip's budget counts the export as the restore unpacks it.
+		doc := head + strings.Repeat(" ", 2000) + "}"
+		res, err := Read("backup.zip", makeZip(t, zipFile{"recur-export.json", doc}), Options{MaxBytes: 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = drain(t, res)
+		var e *Error
+		if want := "This upload holds more than 1000 bytes once unpacked; split it into smaller uploads."; !errors.As(err, &e) || err.Error() != want {
+			t.Fatalf("err %v; want %q", err, want)
 		}
 	})
 }

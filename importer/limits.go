@@ -13,8 +13,8 @@ const (
 	// MaxMarkdownBytes bounds one Markdown or text file, unpacked.
 	MaxMarkdownBytes = 4 << 20
 	// MaxJSONBytes bounds one JSON export file (Day One, jrnl or Recur),
-	// unpacked. Day One and jrnl exports are read an entry at a time, so
-	// only a Recur export is ever held whole.
+	// unpacked. Every JSON export is read a piece at a time: Day One and
+	// jrnl exports an entry at a time, a Recur export by the restore.
 	MaxJSONBytes = 64 << 20
 	// MaxEntryBytes bounds one entry of a Day One or jrnl export (and any
 	// other value of its top level but the list of entries).
@@ -64,16 +64,15 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// readAll reads rc whole, up to limit bytes; more is errFileTooLarge.
-// hint is the size the file says it has, used only to size the buffer.
-func readAll(rc io.Reader, limit, hint int64) ([]byte, error) {
-	lr := &limitedReader{r: rc, max: limit}
-	buf := make([]byte, 0, min(max(hint, 512), limit+1))
+// readAll reads r whole. hint is the size the file says it has, used only
+// to size the buffer; r bounds what it reads.
+func readAll(r io.Reader, hint int64) ([]byte, error) {
+	buf := make([]byte, 0, min(max(hint, 512), MaxJSONBytes)+1)
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}
-		n, err := lr.Read(buf[len(buf):cap(buf)])
+		n, err := r.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
 		if err == io.EOF {
 			return buf, nil

@@ -24,11 +24,13 @@ import (
 
 // Import hands what was read from an upload or a file to the store, as one
 // batch named after it. An export of Recur itself is restored; anything else
-// adds its entries as captures. It returns the store's errors.
+// adds its entries as captures. It returns the store's errors, and the
+// *importer.Error of an export that cannot be read to its end (nothing is
+// restored then).
 func Import(ctx context.Context, st *store.Store, userID, name string, res *importer.Result) (*store.ImportResult, error) {
 	title := fmt.Sprintf("Import of %s (%s)", name, res.Format.Title())
 	if res.Format == importer.Recur {
-		return st.Restore(ctx, userID, title, store.OpenBytes(res.Recur))
+		return st.Restore(ctx, userID, title, res.OpenRecur)
 	}
 	entries := make([]store.ImportEntry, len(res.Entries))
 	for i, e := range res.Entries {
@@ -50,21 +52,29 @@ func ImportOptions(ctx context.Context, st *store.Store, userID string) (importe
 
 // ReadPath reads a journal from a file or a folder on this machine, a piece
 // at a time and within the same limits as an upload. A file that cannot be
-// read is an *importer.Error naming the entry at fault.
-func ReadPath(name string, opts importer.Options) (*importer.Result, error) {
+// read is an *importer.Error naming the entry at fault. A Recur export is
+// read when it is restored, from the file itself: release closes the file
+// once the import is done. release is never nil; after an error there is
+// nothing left to release.
+func ReadPath(name string, opts importer.Options) (res *importer.Result, release func(), err error) {
 	info, err := os.Stat(name)
 	if err != nil {
-		return nil, err
+		return nil, func() {}, err
 	}
 	if info.IsDir() {
-		return importer.ReadFS(os.DirFS(name), opts)
+		res, err := importer.ReadFS(os.DirFS(name), opts)
+		return res, func() {}, err
 	}
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, err
+		return nil, func() {}, err
 	}
-	defer f.Close()
-	return importer.ReadAt(filepath.Base(name), f, info.Size(), opts)
+	release = func() { f.Close() }
+	if res, err = importer.ReadAt(filepath.Base(name), f, info.Size(), opts); err != nil {
+		release()
+		return nil, func() {}, err
+	}
+	return res, release, nil
 }
 
 // Upload is an import as a client sent it: the file itself, or a multipart
@@ -150,18 +160,22 @@ func (im *Importer) Import(ctx context.Context, userID string, up Upload) (*stor
 	if err != nil {
 		return nil, err
 	}
-	name, res, err := ReadUpload(up, opts)
+	name, res, release, err := ReadUpload(up, opts)
 	if err != nil {
 		return nil, err
 	}
+	defer release()
 	return Import(ctx, im.store, userID, name, res)
 }
 
 // ReadUpload reads an upload and returns the name its import goes by. The
-// body is copied to temporary files (readable by Recur alone, removed
-// afterwards), and the importer reads them a piece at a time, so that an
-// upload is never held in memory whole. Errors are as for Importer.Import.
-func ReadUpload(up Upload, opts importer.Options) (string, *importer.Result, error) {
+// body is copied to temporary files (readable by Recur alone), and the
+// importer reads them a piece at a time, so that an upload is never held in
+// memory whole; a Recur export is read from them when it is restored.
+// release removes them once the import is done: it is never nil, and on an
+// error they are removed already. Errors are as for Importer.Import.
+func ReadUpload(up Upload, opts importer.Options) (name string, res *importer.Result, release func(), err error) {
+	none := func() {}
 	body := &readErr{r: up.Body}
 	mediaType, params, _ := mime.ParseMediaType(up.ContentType)
 	if mediaType != "multipart/form-data" {
@@ -174,61 +188,87 @@ func ReadUpload(up Upload, opts importer.Options) (string, *importer.Result, err
 		}
 		f, err := os.CreateTemp("", "recur-import-*")
 		if err != nil {
-			return "", nil, err
+			return "", nil, none, err
 		}
-		defer os.Remove(f.Name())
-		defer f.Close()
-		n, err := io.Copy(f, body)
-		if err != nil {
-			return "", nil, body.cause(err)
-		} else if n == 0 {
-			return "", nil, &importer.Error{Message: EmptyUpload}
+		release = func() {
+			f.Close()
+			os.Remove(f.Name())
 		}
-		res, err := importer.ReadAt(name, f, n, opts)
-		return name, res, err
+		if res, err = readBody(f, name, body, opts); err != nil {
+			release()
+			return "", nil, none, err
+		}
+		return name, res, release, nil
 	}
 
 	dir, err := os.MkdirTemp("", "recur-import-*")
 	if err != nil {
-		return "", nil, err
+		return "", nil, none, err
 	}
-	defer os.RemoveAll(dir)
+	name, res, closeFile, err := readForm(dir, body, params["boundary"], opts)
+	release = func() {
+		closeFile()
+		os.RemoveAll(dir)
+	}
+	if err != nil {
+		release()
+		return "", nil, none, err
+	}
+	return name, res, release, nil
+}
+
+// readBody copies a body that is the file itself to f and reads it, as
+// ReadUpload does.
+func readBody(f *os.File, name string, body *readErr, opts importer.Options) (*importer.Result, error) {
+	n, err := io.Copy(f, body)
+	if err != nil {
+		return nil, body.cause(err)
+	} else if n == 0 {
+		return nil, &importer.Error{Message: EmptyUpload}
+	}
+	return importer.ReadAt(name, f, n, opts)
+}
+
+// readForm saves the files of a multipart form in dir and reads them, as
+// ReadUpload does; release closes what the result still reads from dir.
+func readForm(dir string, body *readErr, boundary string, opts importer.Options) (string, *importer.Result, func(), error) {
+	none := func() {}
 	var names []string
-	mr := multipart.NewReader(body, params["boundary"])
+	mr := multipart.NewReader(body, boundary)
 	for {
 		part, err := mr.NextPart()
 		if err == io.EOF {
 			break
 		} else if err != nil {
-			return "", nil, body.formError(err)
+			return "", nil, none, body.formError(err)
 		}
 		if part.FormName() != "file" || part.FileName() == "" {
 			continue
 		}
 		name := path.Base(part.FileName())
 		if !fs.ValidPath(name) {
-			return "", nil, &importer.Error{Source: name, Message: "This is not a file name; give the file a name and send it again."}
+			return "", nil, none, &importer.Error{Source: name, Message: "This is not a file name; give the file a name and send it again."}
 		}
 		if slices.Contains(names, name) {
-			return "", nil, &importer.Error{Source: name, Message: "The form holds two files of this name; give each its own."}
+			return "", nil, none, &importer.Error{Source: name, Message: "The form holds two files of this name; give each its own."}
 		}
 		if len(names) == MaxFormFiles {
-			return "", nil, &importer.Error{Message: fmt.Sprintf("The form holds more than %d files; put them in a zip and upload that.", MaxFormFiles)}
+			return "", nil, none, &importer.Error{Message: fmt.Sprintf("The form holds more than %d files; put them in a zip and upload that.", MaxFormFiles)}
 		}
 		if err := saveFile(filepath.Join(dir, name), part); err != nil {
-			return "", nil, body.formError(err)
+			return "", nil, none, body.formError(err)
 		}
 		names = append(names, name)
 	}
 	switch len(names) {
 	case 0:
-		return "", nil, &importer.Error{Message: "The form holds no file: send it in a field named file."}
+		return "", nil, none, &importer.Error{Message: "The form holds no file: send it in a field named file."}
 	case 1:
-		res, err := ReadPath(filepath.Join(dir, names[0]), opts)
-		return names[0], res, err
+		res, release, err := ReadPath(filepath.Join(dir, names[0]), opts)
+		return names[0], res, release, err
 	}
 	res, err := importer.ReadFS(os.DirFS(dir), opts)
-	return fmt.Sprintf("%d files", len(names)), res, err
+	return fmt.Sprintf("%d files", len(names)), res, none, err
 }
 
 // saveFile copies one file of a form to name, readable by Recur alone.

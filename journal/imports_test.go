@@ -37,20 +37,22 @@ func form(t *testing.T, files map[string]string) (string, io.Reader) {
 func TestReadUpload(t *testing.T) {
 	opts := importer.Options{MaxText: store.CaptureMaxLength}
 	t.Run("File", func(t *testing.T) {
-		name, res, err := ReadUpload(Upload{ContentType: "text/markdown", Body: strings.NewReader(entryMarkdown)}, opts)
+		name, res, release, err := ReadUpload(Upload{ContentType: "text/markdown", Body: strings.NewReader(entryMarkdown)}, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
+		defer release()
 		if name != "entry.md" || len(res.Entries) != 1 || !strings.Contains(res.Entries[0].Text, "river") {
 			t.Errorf("name %q, entries %+v", name, res.Entries)
 		}
 	})
 	t.Run("Form", func(t *testing.T) {
 		ct, body := form(t, map[string]string{"a.md": entryMarkdown, "b.md": strings.Replace(entryMarkdown, "04-02", "04-03", 1)})
-		name, res, err := ReadUpload(Upload{ContentType: ct, Body: body}, opts)
+		name, res, release, err := ReadUpload(Upload{ContentType: ct, Body: body}, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
+		defer release()
 		if name != "2 files" || len(res.Entries) != 2 {
 			t.Errorf("name %q, %d entries", name, len(res.Entries))
 		}
@@ -62,7 +64,7 @@ func TestReadUpload(t *testing.T) {
 			"NoFile":     {ContentType: ct, Body: strings.NewReader("--" + strings.TrimPrefix(ct, "multipart/form-data; boundary=") + "--\r\n")},
 			"BrokenForm": {ContentType: "multipart/form-data; boundary=x", Body: strings.NewReader("not a form")},
 		} {
-			_, _, err := ReadUpload(up, opts)
+			_, _, _, err := ReadUpload(up, opts)
 			var ie *importer.Error
 			if !errors.As(err, &ie) || ie.Message == "" {
 				t.Errorf("%s: err = %v, want an importer error", name, err)
@@ -74,7 +76,7 @@ func TestReadUpload(t *testing.T) {
 		// that failure, not bad input.
 		cut := errors.New("body cut short")
 		ct, body := form(t, map[string]string{"a.md": entryMarkdown})
-		_, _, err := ReadUpload(Upload{ContentType: ct, Body: io.MultiReader(io.LimitReader(body, 40), errReader{cut})}, opts)
+		_, _, _, err := ReadUpload(Upload{ContentType: ct, Body: io.MultiReader(io.LimitReader(body, 40), errReader{cut})}, opts)
 		if !errors.Is(err, cut) {
 			t.Errorf("err = %v, want the body's own error", err)
 		}
