@@ -10,6 +10,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"modernc.org/sqlite"
@@ -265,6 +266,9 @@ func (w *restoreWriter) run(open func() (io.ReadCloser, error), r *restorer) (er
 	batches := make(chan *rowBatch, restoreAhead)
 	r.free = make(chan *rowBatch, restoreAhead+2)
 	stop := make(chan struct{})
+	var once sync.Once
+	halt := func() { once.Do(func() { close(stop) }) }
+	defer halt() // the reader never waits on a writer gone
 	r.send = func(b *rowBatch) error {
 		select {
 		case batches <- b:
@@ -293,7 +297,7 @@ func (w *restoreWriter) run(open func() (io.ReadCloser, error), r *restorer) (er
 			continue // the reader stops at its next batch
 		}
 		if failed = w.write(b); failed != nil {
-			close(stop)
+			halt()
 			continue
 		}
 		select {
