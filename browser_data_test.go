@@ -281,6 +281,66 @@ func TestBrowserOfflineWrite(t *testing.T) {
 	waitFor(t, s.ctx, s.base+"/", `[data-capture-id]`, 1)
 }
 
+// An entry written offline that the server refuses (422) stays on the
+// device, shown with the server's sentence, is not sent again and does not
+// hold back the entries written after it; it leaves only when removed, which
+// asks twice.
+func TestBrowserOfflineRefused(t *testing.T) {
+	s := newBrowserSession(t)
+	u := s.signIn("refused@example.com")
+	s.run(chromedp.Navigate(s.base+"/"), chromedp.WaitVisible(`form[data-testid=write]`),
+		chromedp.Evaluate(`navigator.serviceWorker.ready.then(() => true)`, nil,
+			func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+	s.offline(true)
+	// Too long for a capture: the form would not let it through, but an
+	// outbox written by an older page might hold one.
+	tooLong := strings.Repeat("a", store.CaptureMaxLength+1)
+	s.run(chromedp.Evaluate(fmt.Sprintf(`recurOutbox.add(%q, new Date().toISOString(), document.body.dataset.user).then(() => true)`, tooLong), nil,
+		func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+	text := "Written after the long one, and sent all the same."
+	s.run(chromedp.SendKeys(`textarea[name=text]`, text), chromedp.Click(`form[data-testid=write] button[type=submit]`))
+	waitCount(t, s.ctx, `[data-outbox-id][data-status=waiting]`, 2)
+	stayOnPage(t, s.ctx)
+	s.offline(false)
+	waitLive(t, s.ctx, `[data-outbox-id][data-status=refused]`, 1)
+	waitLive(t, s.ctx, `[data-outbox-id]`, 1)
+	if got := s.captures(u); len(got) != 1 || got[0] != text {
+		t.Fatalf("captures %q after going online, want only the entry the server takes", got)
+	}
+	var status string
+	s.run(chromedp.Text(`[data-status=refused] .status`, &status))
+	if !strings.HasPrefix(status, "Not saved: ") || !strings.Contains(status, fmt.Sprint(store.CaptureMaxLength)) {
+		t.Fatalf("the refused entry says %q; want the server's sentence about its length", status)
+	}
+	screenshots(t, s.ctx, "offline-refused")
+	// Not sent again: a new page keeps it, and the server still has one.
+	s.run(chromedp.Navigate(s.base+"/"), chromedp.WaitVisible(`form[data-testid=write]`))
+	waitCount(t, s.ctx, `[data-outbox-id][data-status=refused]`, 1)
+	if got := s.captures(u); len(got) != 1 {
+		t.Fatalf("captures %q after a new page, want the refused entry not sent again", got)
+	}
+	stayOnPage(t, s.ctx)
+	s.run(chromedp.Click(`[data-status=refused] button`))
+	waitLive(t, s.ctx, `[data-status=refused] button.danger`, 1)
+	if n := s.outboxSize(); n != 1 {
+		t.Fatalf("%d entries kept after one click on remove, want the refused one still kept", n)
+	}
+	s.run(chromedp.Click(`[data-status=refused] button.danger`))
+	waitLive(t, s.ctx, `[data-outbox-id]`, 0)
+	if n := s.outboxSize(); n != 0 {
+		t.Fatalf("%d entries kept after removing, want none", n)
+	}
+}
+
+// outboxSize is how many entries the page's outbox keeps for the user.
+func (s *browserSession) outboxSize() int {
+	s.t.Helper()
+	var n int
+	s.run(chromedp.Evaluate(`recurOutbox.all(document.body.dataset.user).then((l) => l.length)`, &n,
+		func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+	return n
+}
+
 // An entry written offline in a tab that is then closed is not lost: it
 // arrives once the connection is back, without that tab.
 func TestBrowserOfflineWriteTabClosed(t *testing.T) {

@@ -194,14 +194,33 @@ async function showWaiting() {
     const li = document.createElement("article");
     li.className = "card entry";
     li.dataset.outboxId = e.id;
-    li.dataset.status = "waiting";
+    li.dataset.status = e.refused ? "refused" : "waiting";
     const meta = document.createElement("p");
     meta.className = "meta status";
-    meta.textContent = "Waiting to send: kept on this device until the connection is back";
+    meta.textContent = e.refused
+      ? `Not saved: ${e.refused} It is kept on this device only: copy the text, write the entry again, then remove it here.`
+      : "Waiting to send: kept on this device until the connection is back";
     const text = document.createElement("p");
     text.className = "text";
     text.textContent = e.text;
     li.append(meta, text);
+    if (e.refused) {
+      // Removing asks twice: the text is nowhere else.
+      const remove = document.createElement("button");
+      remove.type = "button";
+      remove.className = "quiet";
+      remove.textContent = "Remove from this device";
+      remove.addEventListener("click", async () => {
+        if (!remove.classList.contains("danger")) {
+          remove.className = "danger";
+          remove.textContent = "Remove for good: the text is not saved anywhere else";
+          return;
+        }
+        await outbox.remove(e.id);
+        await showWaiting();
+      });
+      li.append(remove);
+    }
     return li;
   }));
 }

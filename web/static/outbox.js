@@ -103,34 +103,40 @@
   // as, oldest first, and resolves with how many were sent. Another
   // person's entries wait for them, so that nothing written by one lands
   // in another's journal. An entry stays when it cannot be sent (no
-  // connection, signed out); it is tried again at the next chance.
+  // connection, signed out); it is tried again at the next chance. An
+  // entry the server refuses (400, 413 or 422: the entry itself is at
+  // fault) stays too, with the server's sentence in refused: it is not
+  // sent again, and the entries after it are.
   async function sendAll() {
     let sent = 0;
     // Nothing kept, nothing to ask: the question of who is signed in is
     // only put when there is something to send.
     const kept = await run("readonly", (s) => s.getAll());
-    if (!kept.some((e) => e.id !== lastUser)) return 0;
+    if (!kept.some((e) => e.id !== lastUser && !e.refused)) return 0;
     const user = await signedIn();
     if (!user) return 0;
     const entries = (await all(user)).sort((a, b) => (a.id < b.id ? -1 : 1));
-    for (const { id } of entries) {
+    for (const { id, refused } of entries) {
+      if (refused) continue;
       const e = await claim(id);
       if (!e) continue;
-      let ok = false;
+      let res = null;
       try {
-        const res = await fetch("/api/captures", {
+        res = await fetch("/api/captures", {
           method: "POST",
           credentials: "same-origin",
           headers: { "Content-Type": "application/json", Accept: "application/json" },
           body: JSON.stringify({ text: e.text, occurred_at: e.occurred_at }),
         });
-        ok = res.ok;
       } catch {
         // Still offline.
       }
-      if (ok) {
+      if (res?.ok) {
         await run("readwrite", (s) => s.delete(id));
         sent++;
+      } else if (res && [400, 413, 422].includes(res.status)) {
+        const why = await refusal(res);
+        await run("readwrite", (s) => s.put({ ...e, sending: 0, refused: why }));
       } else {
         await run("readwrite", (s) => s.put({ ...e, sending: 0 }));
         break;
@@ -139,5 +145,18 @@
     return sent;
   }
 
-  self.recurOutbox = { add, all, sendAll, setUser };
+  // refusal is the sentence of an answer refusing an entry: the first
+  // under errors, else its message.
+  async function refusal(res) {
+    const body = await res.json().catch(() => ({}));
+    const first = Object.values(body.errors || {}).flat()[0];
+    return String(first || body.message || `The server refused the entry (${res.status}).`);
+  }
+
+  // remove drops a kept entry, once its text is safe elsewhere.
+  function remove(id) {
+    return run("readwrite", (s) => s.delete(id));
+  }
+
+  self.recurOutbox = { add, all, remove, sendAll, setUser };
 })();
