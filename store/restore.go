@@ -204,14 +204,15 @@ func (r *restorer) add(table string, i int, row *exportRow) error {
 		}
 	}
 	b := r.batch
-	if b == nil || table != b.table || !slices.Equal(names, b.names) || len(b.wheres) == restoreBatch {
+	same := b != nil && table == b.table && slices.Equal(names, b.names)
+	if !same || len(b.wheres) == restoreBatch {
 		if err := r.flush(); err != nil {
 			return err
 		}
 		next := r.emptyBatch()
 		next.table, next.names = table, slices.Clone(names)
-		if b != nil && table == b.table && slices.Equal(names, b.names) {
-			next.names = b.names
+		if same {
+			next.names = b.names // not changed once made, so shared
 		}
 		r.batch, b = next, next
 	}
@@ -262,7 +263,7 @@ type restoreWriter struct {
 // the other: a batch that fails to be written wins over a record further
 // on that fails its check, and a record that fails its check stops the
 // restore before the rows gathered with it are written.
-func (w *restoreWriter) run(open func() (io.ReadCloser, error), r *restorer) (err error) {
+func (w *restoreWriter) run(open func() (io.ReadCloser, error), r *restorer) error {
 	batches := make(chan *rowBatch, restoreAhead)
 	r.free = make(chan *rowBatch, restoreAhead+2)
 	stop := make(chan struct{})
