@@ -189,8 +189,14 @@ func occurredAt(r *http.Request, loc *time.Location, now time.Time) (time.Time, 
 	if err != nil {
 		return time.Time{}, store.Invalid("date", "The date must look like 2026-03-14 and the time like 21:30.")
 	}
+	// A day later than the writer's today is refused here, in the form's
+	// words, before the journal's own rule (a day ahead, for clocks that
+	// disagree) would let it through or name occurred_at.
+	if t.Format(time.DateOnly) > now.In(loc).Format(time.DateOnly) {
+		return time.Time{}, store.Invalid("date", "That date is in the future: pick today or an earlier day.")
+	}
 	if t.Year() < 1900 {
-		return time.Time{}, store.Invalid("date", "The date must be after 1900.")
+		return time.Time{}, store.Invalid("date", "That date is before 1900: pick a later day.")
 	}
 	return t, nil
 }
