@@ -207,12 +207,17 @@ func (a *App) createEntry(w http.ResponseWriter, r *http.Request) {
 	text := r.PostFormValue("text")
 	d := journalData{Text: text, Date: r.PostFormValue("date"), Time: r.PostFormValue("time")}
 	at, err := occurredAt(r, v.Loc, a.opts.Store.Now())
+	var c *store.Capture
 	if err == nil {
-		var c *store.Capture
-		if c, err = a.captures.CreateCapture(r.Context(), v.User.ID, journal.NewCapture{Text: text, OccurredAt: &at}); err == nil {
-			http.Redirect(w, r, "/#entry-"+c.ID, http.StatusSeeOther)
-			return
-		}
+		c, err = a.captures.CreateCapture(r.Context(), v.User.ID, journal.NewCapture{Text: text, OccurredAt: &at})
+	}
+	if wantsEntryJSON(r) {
+		a.answerEntryJSON(w, r, c, err)
+		return
+	}
+	if err == nil {
+		http.Redirect(w, r, "/#entry-"+c.ID, http.StatusSeeOther)
+		return
 	}
 	a.invalidForm(w, r, err, func(msg, field string) {
 		d.Error, d.Field = msg, formField(field)

@@ -44,7 +44,8 @@ self.addEventListener("fetch", (e) => {
   const r = e.request;
   const url = new URL(r.url);
   if (url.origin !== self.location.origin || url.pathname.startsWith("/api/")) return; // the network alone
-  if (r.method === "POST" && url.pathname === "/entries") {
+  if (r.method === "POST" && url.pathname === "/entries" && r.mode === "navigate") {
+    // A form sent by a page's script is the script's to keep.
     e.respondWith(fetch(r.clone()).catch(() => keepForm(r)));
   } else if (r.method === "GET" && r.mode === "navigate") {
     // Pages always from the network; the offline page only when there is none.
