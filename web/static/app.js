@@ -3,6 +3,7 @@
 // by the server.
 
 import "./outbox.js";
+import { askAtSignOut, viewer } from "./viewer.js";
 
 const words = {
   queued: "Waiting to be read",
@@ -189,11 +190,27 @@ if (batch && batch.dataset.progress !== "100") {
 // the top of the journal as waiting to send, until the connection is back.
 const write = document.querySelector("form[data-testid=write]");
 const outbox = self.recurOutbox;
-const user = document.body.dataset.user || "";
+// Whose entries the page may show; settled before any are shown.
+const known = viewer().catch(() => "");
 
-// showWaiting lists the entries in the outbox under the write form.
+// showWaiting lists the entries in the outbox under the write form, and
+// then marks the form as checked (data-outbox-checked).
 async function showWaiting() {
   if (!write || !outbox) return;
+  try {
+    await listWaiting();
+  } finally {
+    write.dataset.outboxChecked = "";
+  }
+}
+
+async function listWaiting() {
+  const user = await known;
+  if (!user && document.querySelector("[data-offline]")) {
+    // Nobody to keep an entry for: no form, and a word on signing in.
+    write.hidden = true;
+    document.querySelector("[data-offline-signin]")?.removeAttribute("hidden");
+  }
   const entries = await outbox.all(user).catch(() => []);
   let list = document.querySelector("[data-outbox]");
   if (!entries.length) {
@@ -232,8 +249,8 @@ async function showWaiting() {
           remove.textContent = "Remove for good: the text is not saved anywhere else";
           return;
         }
-        await outbox.remove(e.id);
-        await showWaiting();
+        await outbox.remove(e.user, e.id);
+        await listWaiting();
       });
       li.append(remove);
     }
@@ -259,7 +276,7 @@ async function keep() {
   const date = write.elements.date?.value;
   const time = write.elements.time?.value;
   const at = date ? new Date(`${date}T${time || "12:00"}`) : new Date();
-  await outbox.add(text, at.toISOString(), user);
+  await outbox.add(text, at.toISOString(), await known);
   write.reset();
   await showWaiting();
   navigator.serviceWorker?.ready.then((r) => r.sync?.register("outbox")).catch(() => {});
@@ -376,8 +393,9 @@ if (write) {
   });
 }
 
+known.then(askAtSignOut);
+
 if (write && outbox) {
   window.addEventListener("online", sendWaiting);
-  if (user) outbox.setUser(user).catch(() => {});
   showWaiting().then(sendWaiting);
 }
