@@ -44,6 +44,11 @@ func (j *Captures) CreateCapture(ctx context.Context, userID string, in NewCaptu
 	c := &store.Capture{UserID: userID, Original: in.Text}
 	if in.OccurredAt != nil {
 		c.OccurredAt = *in.OccurredAt
+		// The store takes a zero moment for now: a moment given is judged
+		// as given, so that 0001-01-01 is refused, not moved to today.
+		if err := c.Validate(j.Store.Now()); err != nil {
+			return nil, err
+		}
 	}
 	if err := j.Store.CreateCapture(ctx, c); err != nil {
 		return nil, err

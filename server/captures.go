@@ -102,7 +102,7 @@ func newCapture(c *store.Capture) Capture {
 type createCaptureInput struct {
 	Body struct {
 		Text       string     `json:"text" minLength:"1" maxLength:"10000" doc:"The entry, 1 to 10000 characters."`
-		OccurredAt *time.Time `json:"occurred_at,omitempty" doc:"The moment the entry is about, RFC 3339; at most a day in the future. Default: now."`
+		OccurredAt *time.Time `json:"occurred_at,omitempty" doc:"The moment the entry is about, RFC 3339; from 1900 on, and at most a day in the future. Default: now."`
 	}
 }
 
@@ -119,7 +119,7 @@ type updateCaptureInput struct {
 	Capture string `path:"capture" format:"uuid" doc:"The capture's id."`
 	Body    struct {
 		Text       *string    `json:"text,omitempty" minLength:"1" maxLength:"10000" doc:"The new text, 1 to 10000 characters. A changed text is analysed again."`
-		OccurredAt *time.Time `json:"occurred_at,omitempty" doc:"The new moment the entry is about, RFC 3339; at most a day in the future."`
+		OccurredAt *time.Time `json:"occurred_at,omitempty" doc:"The new moment the entry is about, RFC 3339; from 1900 on, and at most a day in the future."`
 	}
 }
 

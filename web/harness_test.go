@@ -9,6 +9,7 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -35,7 +36,13 @@ type harness struct {
 
 func newHarness(t testing.TB, health server.HealthReporter) *harness {
 	t.Helper()
-	s := storetest.MustOpen(t)
+	return newHarnessAt(t, health, nil)
+}
+
+// newHarnessAt is newHarness with the store's clock now (nil: time.Now).
+func newHarnessAt(t testing.TB, health server.HealthReporter, now func() time.Time) *harness {
+	t.Helper()
+	s := storetest.MustOpenAt(t, filepath.Join(t.TempDir(), "recur.db"), now)
 	h := &harness{t: t, store: s, srv: httptest.NewServer(nil), events: journal.NewEvents(), mail: &mailbox{ch: make(chan mail.Message, 16)}}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	api := server.New(server.Options{Store: s, Logger: log, BaseURL: h.srv.URL, Secret: []byte("0123456789abcdef0123456789abcdef"),

@@ -189,8 +189,14 @@ func occurredAt(r *http.Request, loc *time.Location, now time.Time) (time.Time, 
 	if err != nil {
 		return time.Time{}, store.Invalid("date", "The date must look like 2026-03-14 and the time like 21:30.")
 	}
+	// A day later than the writer's today is refused here, in the form's
+	// words, before the journal's own rule (a day ahead, for clocks that
+	// disagree) would let it through or name occurred_at.
+	if t.Format(time.DateOnly) > now.In(loc).Format(time.DateOnly) {
+		return time.Time{}, store.Invalid("date", "That date is in the future: pick today or an earlier day.")
+	}
 	if t.Year() < 1900 {
-		return time.Time{}, store.Invalid("date", "The date must be after 1900.")
+		return time.Time{}, store.Invalid("date", "That date is before 1900: pick a later day.")
 	}
 	return t, nil
 }
@@ -201,12 +207,17 @@ func (a *App) createEntry(w http.ResponseWriter, r *http.Request) {
 	text := r.PostFormValue("text")
 	d := journalData{Text: text, Date: r.PostFormValue("date"), Time: r.PostFormValue("time")}
 	at, err := occurredAt(r, v.Loc, a.opts.Store.Now())
+	var c *store.Capture
 	if err == nil {
-		var c *store.Capture
-		if c, err = a.captures.CreateCapture(r.Context(), v.User.ID, journal.NewCapture{Text: text, OccurredAt: &at}); err == nil {
-			http.Redirect(w, r, "/#entry-"+c.ID, http.StatusSeeOther)
-			return
-		}
+		c, err = a.captures.CreateCapture(r.Context(), v.User.ID, journal.NewCapture{Text: text, OccurredAt: &at})
+	}
+	if wantsEntryJSON(r) {
+		a.answerEntryJSON(w, r, c, err)
+		return
+	}
+	if err == nil {
+		http.Redirect(w, r, "/#entry-"+c.ID, http.StatusSeeOther)
+		return
 	}
 	a.invalidForm(w, r, err, func(msg, field string) {
 		d.Error, d.Field = msg, formField(field)

@@ -185,8 +185,9 @@ func (a *App) ServeHTTP(w http.ResponseWriter, r *http.Request) { a.mux.ServeHTT
 
 // viewer is the signed-in person a page is rendered for.
 type viewer struct {
-	User *store.User
-	Loc  *time.Location
+	User  *store.User
+	Loc   *time.Location
+	Today string // the date in Loc by the server's clock, YYYY-MM-DD: the latest a date picker offers
 }
 
 type viewerKey struct{}
@@ -226,7 +227,7 @@ func (a *App) viewer(r *http.Request) (*viewer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &viewer{User: u, Loc: loc}, nil
+	return &viewer{User: u, Loc: loc, Today: a.opts.Store.Now().In(loc).Format(time.DateOnly)}, nil
 }
 
 // page is what the layout needs besides the page's own data.

@@ -3,6 +3,7 @@
 // by the server.
 
 import "./outbox.js";
+import { askAtSignOut, viewer } from "./viewer.js";
 
 const words = {
   queued: "Waiting to be read",
@@ -97,13 +98,29 @@ function showNews(box, text, href, label) {
   note.replaceChildren(text + " ", a);
 }
 
+// The latest status each entry's events told, for an entry put on the page
+// after its events came (one written without a reload); the oldest are
+// forgotten past a hundred.
+const seen = new Map();
+
+function remember(id, status, updatedAt) {
+  const was = seen.get(id);
+  if (was && (was.updatedAt > updatedAt || (was.updatedAt === updatedAt && (rank[was.status] ?? 0) >= (rank[status] ?? 0)))) return;
+  seen.delete(id);
+  seen.set(id, { status, updatedAt });
+  if (seen.size > 100) seen.delete(seen.keys().next().value);
+}
+
 // Live updates only for a signed-in page whose browser can listen.
 if (document.querySelector("header form.signout") && "EventSource" in window) {
   const events = new EventSource("/api/captures/events");
   events.addEventListener("capture", (e) => {
     try {
       const { id, status, updated_at: updatedAt } = JSON.parse(e.data);
-      if (id && status && updatedAt) setStatus(id, status, updatedAt);
+      if (id && status && updatedAt) {
+        remember(id, status, updatedAt);
+        setStatus(id, status, updatedAt);
+      }
     } catch {
       // A message that is not JSON is no status change.
     }
@@ -173,11 +190,27 @@ if (batch && batch.dataset.progress !== "100") {
 // the top of the journal as waiting to send, until the connection is back.
 const write = document.querySelector("form[data-testid=write]");
 const outbox = self.recurOutbox;
-const user = document.body.dataset.user || "";
+// Whose entries the page may show; settled before any are shown.
+const known = viewer().catch(() => "");
 
-// showWaiting lists the entries in the outbox under the write form.
+// showWaiting lists the entries in the outbox under the write form, and
+// then marks the form as checked (data-outbox-checked).
 async function showWaiting() {
   if (!write || !outbox) return;
+  try {
+    await listWaiting();
+  } finally {
+    write.dataset.outboxChecked = "";
+  }
+}
+
+async function listWaiting() {
+  const user = await known;
+  if (!user && document.querySelector("[data-offline]")) {
+    // Nobody to keep an entry for: no form, and a word on signing in.
+    write.hidden = true;
+    document.querySelector("[data-offline-signin]")?.removeAttribute("hidden");
+  }
   const entries = await outbox.all(user).catch(() => []);
   let list = document.querySelector("[data-outbox]");
   if (!entries.length) {
@@ -216,8 +249,8 @@ async function showWaiting() {
           remove.textContent = "Remove for good: the text is not saved anywhere else";
           return;
         }
-        await outbox.remove(e.id);
-        await showWaiting();
+        await outbox.remove(e.user, e.id);
+        await listWaiting();
       });
       li.append(remove);
     }
@@ -235,21 +268,134 @@ async function sendWaiting() {
   }
 }
 
-if (write && outbox) {
-  write.addEventListener("submit", async (e) => {
-    if (navigator.onLine) return; // the form goes as usual
-    e.preventDefault();
-    const text = write.elements.text.value.trim();
-    if (!text) return;
-    const date = write.elements.date?.value;
-    const time = write.elements.time?.value;
-    const at = date ? new Date(`${date}T${time || "12:00"}`) : new Date();
-    await outbox.add(text, at.toISOString(), user);
+// keep puts the write form's entry in the outbox, to be sent once the
+// connection is back.
+async function keep() {
+  const text = write.elements.text.value.trim();
+  if (!text) return;
+  const date = write.elements.date?.value;
+  const time = write.elements.time?.value;
+  const at = date ? new Date(`${date}T${time || "12:00"}`) : new Date();
+  await outbox.add(text, at.toISOString(), await known);
+  write.reset();
+  await showWaiting();
+  navigator.serviceWorker?.ready.then((r) => r.sync?.register("outbox")).catch(() => {});
+}
+
+// onJournal says the page is the journal's first page, not a search's
+// results: there a new entry goes at the top without a reload.
+function onJournal() {
+  const q = new URLSearchParams(location.search);
+  return location.pathname === "/" && !q.get("q") && (q.get("page") || "1") === "1";
+}
+
+// sendLive sends the write form and puts the new entry at the top of the
+// journal, or says what is wrong with the form. It answers "offline" when
+// the server could not be reached, and "as-usual" for any other answer
+// (signed out, say), which the form, sent as usual, then shows.
+async function sendLive() {
+  let res, body;
+  try {
+    res = await fetch(write.action, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { Accept: "application/json" },
+      body: new URLSearchParams(new FormData(write)),
+    });
+    body = res.headers.get("Content-Type")?.startsWith("application/json") ? await res.json() : null;
+  } catch {
+    if (!res) return "offline";
+  }
+  if (res.status === 201 && body?.data?.html) {
+    showWritten(body.data);
     write.reset();
-    await showWaiting();
-    navigator.serviceWorker?.ready.then((r) => r.sync?.register("outbox")).catch(() => {});
+    showWriteError(null);
+    return "done";
+  }
+  if (res.status === 422 && body?.errors) {
+    showWriteError(body.errors);
+    return "done";
+  }
+  return "as-usual";
+}
+
+// showWritten puts an entry the server drew at the top of its day, or of
+// the journal under a new heading, with the latest status its events told.
+function showWritten({ id, date, heading, html }) {
+  document.querySelector("main > section.empty")?.remove();
+  let day = document.getElementById(`day-${date}`)?.closest("section.day");
+  if (!day) {
+    day = document.createElement("section");
+    day.className = "day";
+    day.setAttribute("aria-labelledby", `day-${date}`);
+    const h = document.createElement("h2");
+    h.id = `day-${date}`;
+    h.textContent = heading;
+    const ol = document.createElement("ol");
+    ol.className = "entries";
+    day.append(h, ol);
+    const first = document.querySelector("main > section.day, main > nav.pager");
+    if (first) first.before(day);
+    else document.querySelector("main").append(day);
+  }
+  const item = document.createElement("template");
+  item.innerHTML = html; // drawn by the server's template, which escaped the text
+  day.querySelector("ol.entries").prepend(item.content);
+  const s = seen.get(id);
+  if (s) setStatus(id, s.status, s.updatedAt);
+}
+
+// showWriteError shows the form's sentences by their fields (text or
+// date), or clears them when errors is null.
+function showWriteError(errors) {
+  let p = write.querySelector("#write-error");
+  for (const f of write.querySelectorAll("[aria-invalid]")) {
+    f.removeAttribute("aria-invalid");
+    f.removeAttribute("aria-describedby");
+  }
+  if (!errors) {
+    p?.remove();
+    return;
+  }
+  const [field, sentences] = Object.entries(errors)[0];
+  if (!p) {
+    p = document.createElement("p");
+    p.id = "write-error";
+    p.className = "error";
+    p.setAttribute("role", "alert");
+    write.querySelector(".actions").before(p);
+  }
+  p.textContent = sentences[0];
+  const input = write.elements[field];
+  if (input) {
+    input.setAttribute("aria-invalid", "true");
+    input.setAttribute("aria-describedby", "write-error");
+    input.closest("details")?.setAttribute("open", "");
+    input.focus();
+  }
+}
+
+if (write) {
+  let sending = false;
+  write.addEventListener("submit", async (e) => {
+    const live = onJournal() && navigator.onLine;
+    if (!live && (navigator.onLine || !outbox)) return; // the form goes as usual
+    e.preventDefault();
+    if (sending) return;
+    sending = true;
+    try {
+      const how = live ? await sendLive() : "offline";
+      if (how === "offline" && outbox) await keep();
+      else if (how !== "done") write.submit();
+    } finally {
+      sending = false;
+    }
   });
+}
+
+known.then(askAtSignOut);
+
+if (write && outbox) {
   window.addEventListener("online", sendWaiting);
-  if (user) outbox.setUser(user).catch(() => {});
   showWaiting().then(sendWaiting);
 }

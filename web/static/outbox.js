@@ -4,29 +4,52 @@
 // that puts its functions on self.recurOutbox.
 (() => {
   const name = "recur-outbox";
-  const table = "entries";
+  const table = "kept"; // entries, by [user, id]
+  // The user signed in on this device as its pages last saw it: the
+  // service worker, which cannot tell, keeps a form for them, and the
+  // offline page shows their entries when the server cannot be asked.
+  // Signing out forgets it.
+  const device = "device";
   // How long a send may take before another tab or the worker may try
   // the same entry again.
   const claimFor = 30000;
 
+  // Version 2 keys each entry by its writer's user id and the entry's own
+  // id, so that entries are only ever read for one person; version 1 kept
+  // them by id alone, with the last user seen as a fallback owner.
   function open() {
     return new Promise((resolve, reject) => {
-      const req = indexedDB.open(name, 1);
-      req.onupgradeneeded = () => req.result.createObjectStore(table, { keyPath: "id" });
+      const req = indexedDB.open(name, 2);
+      req.onupgradeneeded = (ev) => upgrade(req.result, req.transaction, ev.oldVersion);
       req.onsuccess = () => resolve(req.result);
       req.onerror = () => reject(req.error);
     });
   }
 
-  // run calls f with the table in one transaction and resolves with what
-  // f's last request answered, once the transaction is done.
-  async function run(mode, f) {
+  // upgrade makes the tables, moving version 1's entries to their writers.
+  function upgrade(db, tx, from) {
+    const kept = db.createObjectStore(table, { keyPath: ["user", "id"] });
+    db.createObjectStore(device);
+    if (from !== 1) return;
+    tx.objectStore("entries").getAll().onsuccess = (ev) => {
+      const old = ev.target.result;
+      const last = old.find((e) => e.id === "~user")?.user || "";
+      for (const e of old) {
+        if (e.id !== "~user" && (e.user || last)) kept.put({ ...e, user: e.user || last });
+      }
+      db.deleteObjectStore("entries");
+    };
+  }
+
+  // run calls f with the store of table in one transaction and resolves
+  // with what f's last request answered, once the transaction is done.
+  async function run(mode, f, store = table) {
     const db = await open();
     try {
       return await new Promise((resolve, reject) => {
-        const tx = db.transaction(table, mode);
+        const tx = db.transaction(store, mode);
         let result;
-        const req = f(tx.objectStore(table));
+        const req = f(tx.objectStore(store));
         if (req) req.onsuccess = () => (result = req.result);
         tx.oncomplete = () => resolve(result);
         tx.onerror = tx.onabort = () => reject(tx.error);
@@ -36,33 +59,43 @@
     }
   }
 
-  // The record that remembers who last used this browser, so that an
-  // entry kept by the worker (which cannot tell) belongs to someone.
-  const lastUser = "~user";
-
   // setUser remembers who is signed in on the page.
   function setUser(user) {
-    return run("readwrite", (s) => s.put({ id: lastUser, user }));
+    return run("readwrite", (s) => s.put(user, "user"), device);
   }
 
-  // orLast is user, or the last one seen when not given.
-  async function orLast(user) {
-    return user || (await run("readonly", (s) => s.get(lastUser)))?.user || "";
+  // forget forgets who was signed in: nobody is.
+  function forget() {
+    return run("readwrite", (s) => s.delete("user"), device);
   }
 
-  // add keeps an entry of user: its text and the moment it is about.
+  // deviceUser is who the pages last saw signed in, or "".
+  async function deviceUser() {
+    return (await run("readonly", (s) => s.get("user"), device)) || "";
+  }
+
+  // mine is the key range of user's entries.
+  const mine = (user) => IDBKeyRange.bound([user], [user, []]);
+
+  // add keeps an entry of user (or of whoever is signed in on the device):
+  // its text and the moment it is about. An entry of nobody is not kept.
   async function add(text, occurredAt, user) {
-    user = await orLast(user);
+    user = user || (await deviceUser());
+    if (!user) throw new Error("Nobody is signed in on this device.");
     const id = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
     await run("readwrite", (s) => s.put({ id, user, text, occurred_at: occurredAt, sending: 0 }));
     return id;
   }
 
-  // all lists the entries kept for user.
+  // all lists the entries kept for user, oldest first; none for nobody.
   async function all(user) {
-    user = await orLast(user);
-    const list = await run("readonly", (s) => s.getAll());
-    return list.filter((e) => e.id !== lastUser && e.user === user);
+    if (!user) return [];
+    return (await run("readonly", (s) => s.getAll(mine(user)))) || [];
+  }
+
+  // removeAll drops every entry kept for user.
+  function removeAll(user) {
+    return user ? run("readwrite", (s) => s.delete(mine(user))) : Promise.resolve();
   }
 
   // signedIn is the id of whoever the browser is signed in as, or "".
@@ -77,14 +110,14 @@
 
   // claim marks an entry as being sent and resolves with it, or with null
   // when it is gone or someone else is sending it.
-  async function claim(id) {
+  async function claim(user, id) {
     const db = await open();
     try {
       return await new Promise((resolve, reject) => {
         const tx = db.transaction(table, "readwrite");
         const s = tx.objectStore(table);
         let claimed = null;
-        s.get(id).onsuccess = (ev) => {
+        s.get([user, id]).onsuccess = (ev) => {
           const e = ev.target.result;
           if (!e || Date.now() - e.sending < claimFor) return;
           e.sending = Date.now();
@@ -112,13 +145,13 @@
     // Nothing kept, nothing to ask: the question of who is signed in is
     // only put when there is something to send.
     const kept = await run("readonly", (s) => s.getAll());
-    if (!kept.some((e) => e.id !== lastUser && !e.refused)) return 0;
+    if (!kept.some((e) => !e.refused)) return 0;
     const user = await signedIn();
     if (!user) return 0;
     const entries = (await all(user)).sort((a, b) => (a.id < b.id ? -1 : 1));
     for (const { id, refused } of entries) {
       if (refused) continue;
-      const e = await claim(id);
+      const e = await claim(user, id);
       if (!e) continue;
       let res = null;
       try {
@@ -132,7 +165,7 @@
         // Still offline.
       }
       if (res?.ok) {
-        await run("readwrite", (s) => s.delete(id));
+        await run("readwrite", (s) => s.delete([user, id]));
         sent++;
       } else if (res && [400, 413, 422].includes(res.status)) {
         const why = await refusal(res);
@@ -153,10 +186,10 @@
     return String(first || body.message || `The server refused the entry (${res.status}).`);
   }
 
-  // remove drops a kept entry, once its text is safe elsewhere.
-  function remove(id) {
-    return run("readwrite", (s) => s.delete(id));
+  // remove drops an entry kept for user, once its text is safe elsewhere.
+  function remove(user, id) {
+    return run("readwrite", (s) => s.delete([user, id]));
   }
 
-  self.recurOutbox = { add, all, remove, sendAll, setUser };
+  self.recurOutbox = { add, all, deviceUser, forget, remove, removeAll, sendAll, setUser, signedIn };
 })();

@@ -7,7 +7,7 @@
 importScripts("/static/outbox.js");
 
 const cacheName = "recur-shell-v1";
-const shell = ["/offline", "/static/style.css", "/static/app.js", "/static/outbox.js", "/static/icon.svg"];
+const shell = ["/offline", "/static/style.css", "/static/app.js", "/static/outbox.js", "/static/viewer.js", "/static/icon.svg"];
 
 self.addEventListener("install", (e) => {
   e.waitUntil(caches.open(cacheName).then((c) => c.addAll(shell)).then(() => self.skipWaiting()));
@@ -27,8 +27,15 @@ async function keepForm(request) {
   const form = await request.formData();
   const text = String(form.get("text") || "").trim();
   if (text) {
-    await self.recurOutbox.add(text, when(form.get("date"), form.get("time")));
-    await self.registration.sync?.register("outbox").catch(() => {});
+    try {
+      // Kept for whoever the pages last saw signed in; with nobody signed
+      // in there is no one to keep it for (the offline page then offers no
+      // form).
+      await self.recurOutbox.add(text, when(form.get("date"), form.get("time")));
+      await self.registration.sync?.register("outbox").catch(() => {});
+    } catch {
+      // Not kept: the offline page says to sign in.
+    }
   }
   return Response.redirect("/offline", 303);
 }
@@ -44,7 +51,8 @@ self.addEventListener("fetch", (e) => {
   const r = e.request;
   const url = new URL(r.url);
   if (url.origin !== self.location.origin || url.pathname.startsWith("/api/")) return; // the network alone
-  if (r.method === "POST" && url.pathname === "/entries") {
+  if (r.method === "POST" && url.pathname === "/entries" && r.mode === "navigate") {
+    // A form sent by a page's script is the script's to keep.
     e.respondWith(fetch(r.clone()).catch(() => keepForm(r)));
   } else if (r.method === "GET" && r.mode === "navigate") {
     // Pages always from the network; the offline page only when there is none.
