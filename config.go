@@ -20,7 +20,8 @@ import (
 
 // Config is recur.toml. Every key has a default, so an empty file (or none)
 // is a working configuration. Each key can be overridden by the environment
-// variable RECUR_<SECTION>_<KEY>, such as RECUR_SERVER_ADDR.
+// variable RECUR_<SECTION>_<KEY>, such as RECUR_SERVER_ADDR. A key tagged
+// secret:"true" can also be read from a file (see configKey).
 type Config struct {
 	Server  ServerConfig  `toml:"server"`
 	Storage StorageConfig `toml:"storage"`
