@@ -53,7 +53,8 @@ func (m *Main) ParseFlags(args []string) error {
 	switch name {
 	case "serve":
 		m.mayCreateDB = true
-		return m.parse("serve", "Start the server. It migrates the database first and stops on SIGINT or SIGTERM.", rest, 0, 0, nil,
+		m.reloads = true
+		return m.parse("serve", "Start the server. It migrates the database first, reloads its configuration on SIGHUP and stops on SIGINT or SIGTERM.", rest, 0, 0, nil,
 			func([]string) { m.command = m.serve })
 	case "migrate":
 		m.mayCreateDB = true

@@ -20,7 +20,8 @@ import (
 
 // Config is recur.toml. Every key has a default, so an empty file (or none)
 // is a working configuration. Each key can be overridden by the environment
-// variable RECUR_<SECTION>_<KEY>, such as RECUR_SERVER_ADDR.
+// variable RECUR_<SECTION>_<KEY>, such as RECUR_SERVER_ADDR. A key tagged
+// secret:"true" can also be read from a file (see configKey).
 type Config struct {
 	Server  ServerConfig  `toml:"server"`
 	Storage StorageConfig `toml:"storage"`
@@ -63,7 +64,7 @@ type MailConfig struct {
 	SMTPHost string `toml:"smtp_host"`
 	SMTPPort int    `toml:"smtp_port"`
 	Username string `toml:"username"`
-	Password string `toml:"password"`
+	Password string `toml:"password" secret:"true"`
 	From     string `toml:"from"`
 	TLS      string `toml:"tls"`
 }
@@ -134,20 +135,24 @@ func LoadConfig(path string, required bool, environ []string) (Config, error) {
 	if dir := stateDirectory(environ); dir != "" {
 		cfg.Storage.DataDir = dir
 	}
+	files := map[string]secretPath{} // secrets read from files, by key
 	if path != "" {
-		md, err := toml.DecodeFile(path, &cfg)
+		text, err := os.ReadFile(path)
 		switch {
 		case errors.Is(err, os.ErrNotExist) && !required:
 		case err != nil:
 			return cfg, tomlError(path, err)
 		default:
-			if undecoded := md.Undecoded(); len(undecoded) > 0 {
-				return cfg, &ConfigError{Source: path, Key: undecoded[0].String(),
-					Reason: "unknown key; see config.example.toml for the keys there are"}
+			md, err := toml.Decode(string(text), &cfg)
+			if err != nil {
+				return cfg, tomlError(path, err)
+			}
+			if err := fileSecrets(&cfg, path, string(text), md, files); err != nil {
+				return cfg, err
 			}
 		}
 	}
-	if err := applyEnv(&cfg, environ); err != nil {
+	if err := applyEnvOver(&cfg, environ, files); err != nil {
 		return cfg, err
 	}
 	return cfg, cfg.Validate()
@@ -177,37 +182,6 @@ func tomlError(path string, err error) error {
 		return &ConfigError{Source: path, Key: key, Reason: reason}
 	}
 	return &ConfigError{Source: path, Reason: err.Error()}
-}
-
-// applyEnv sets each key named by a RECUR_<SECTION>_<KEY> variable. An
-// unknown RECUR_ variable is an error, so a typo does not go unnoticed.
-func applyEnv(cfg *Config, environ []string) error {
-	fields := map[string]reflect.Value{}
-	keys := map[string]string{}
-	root := reflect.ValueOf(cfg).Elem()
-	for i := range root.NumField() {
-		section := root.Type().Field(i).Tag.Get("toml")
-		sv := root.Field(i)
-		for j := range sv.NumField() {
-			key := sv.Type().Field(j).Tag.Get("toml")
-			name := "RECUR_" + strings.ToUpper(section+"_"+key)
-			fields[name], keys[name] = sv.Field(j), section+"."+key
-		}
-	}
-	for _, kv := range environ {
-		name, value, _ := strings.Cut(kv, "=")
-		if !strings.HasPrefix(name, "RECUR_") {
-			continue
-		}
-		f, ok := fields[name]
-		if !ok {
-			return &ConfigError{Source: "environment", Key: name, Reason: "unknown variable; each RECUR_<SECTION>_<KEY> matches a key of config.example.toml"}
-		}
-		if err := setField(f, value); err != nil {
-			return &ConfigError{Source: "environment " + name, Key: keys[name], Reason: err.Error()}
-		}
-	}
-	return nil
 }
 
 func setField(f reflect.Value, value string) error {

@@ -170,7 +170,7 @@ func TestSystemdUnit(t *testing.T) {
 	}
 	unit := string(raw)
 	t.Run("Settings", func(t *testing.T) {
-		for _, want := range []string{"DynamicUser=yes", "StateDirectory=recur", "ExecStart=/usr/local/bin/recur serve",
+		for _, want := range []string{"DynamicUser=yes", "StateDirectory=recur", "ExecStart=/usr/local/bin/recur serve", "ExecReload=/bin/kill -HUP $MAINPID",
 			"ProtectSystem=strict", "NoNewPrivileges=yes", "PrivateTmp=yes", "ProtectHome=yes", "CapabilityBoundingSet=\n"} {
 			if !strings.Contains(unit, "\n"+want) {
 				t.Errorf("the unit lacks %q", strings.TrimSpace(want))

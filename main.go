@@ -18,6 +18,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 	_ "time/tzdata" // every IANA zone, whatever the host has installed
@@ -44,10 +45,16 @@ func main() {
 		fmt.Fprintln(m.Stderr, "recur:", err)
 		os.Exit(2)
 	}
+	// The server reloads its configuration on SIGHUP, from its first
+	// moment; the other commands end on it, as programs do.
+	hup := make(chan os.Signal, 1)
+	if m.reloads {
+		signal.Notify(hup, syscall.SIGHUP)
+	}
 	restrictUmask()
 	err := m.Run(ctx)
 	if err == nil && m.Serving() {
-		<-ctx.Done()
+		m.Wait(ctx, hup)
 		m.Logger.Info("shutting down", "signal", "received")
 	}
 	if cerr := m.Close(); err == nil {
@@ -69,11 +76,16 @@ type Main struct {
 	Config     Config
 	ConfigPath string
 	Logger     *slog.Logger
+	logs       *logSwitch // the Logger's level and format, which a reload sets
+	reloadMu   sync.Mutex // one Reload at a time
+	// reloads is set for serve, which reloads its configuration on SIGHUP.
+	reloads bool
 
 	command    func(ctx context.Context) error
 	store      *store.Store
 	pipeline   *pipeline.Pipeline
 	mail       *mail.Queue
+	sender     *mailSwitch // the queue's sender, which a reload sets
 	api        *server.Server
 	events     *journal.Events // while serving
 	cron       *cron.Cron
@@ -113,11 +125,7 @@ func (m *Main) Run(ctx context.Context) error {
 
 // loadConfig reads the configuration and sets up logging.
 func (m *Main) loadConfig() error {
-	path, required := m.ConfigPath, true
-	if path == "" {
-		path, required = "recur.toml", false
-	}
-	cfg, err := LoadConfig(path, required, m.Env)
+	cfg, err := m.readConfig()
 	if err != nil {
 		return err
 	}
@@ -125,14 +133,19 @@ func (m *Main) loadConfig() error {
 	if needsRoots(cfg) {
 		installFallbackRoots()
 	}
-	level := map[string]slog.Level{"debug": slog.LevelDebug, "info": slog.LevelInfo, "warn": slog.LevelWarn, "error": slog.LevelError}[cfg.Log.Level]
-	hopts := &slog.HandlerOptions{Level: level}
-	if cfg.Log.Format == "json" {
-		m.Logger = slog.New(slog.NewJSONHandler(m.Stderr, hopts))
-	} else {
-		m.Logger = slog.New(slog.NewTextHandler(m.Stderr, hopts))
-	}
+	m.logs = newLogSwitch(m.Stderr, cfg.Log)
+	m.Logger = m.logs.Logger()
 	return nil
+}
+
+// readConfig reads --config FILE, or ./recur.toml when there is one, and
+// the environment.
+func (m *Main) readConfig() (Config, error) {
+	path, required := m.ConfigPath, true
+	if path == "" {
+		path, required = "recur.toml", false
+	}
+	return LoadConfig(path, required, m.Env)
 }
 
 // openStore loads the configuration, opens the database and, when migrate
@@ -189,12 +202,9 @@ func (m *Main) serve(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	var sender mail.Sender = &mail.LogSender{Logger: m.Logger.With("part", "mail")}
-	if c := m.Config.Mail; c.SMTPHost != "" {
-		sender = mail.NewSMTPSender(mail.SMTPOptions{Host: c.SMTPHost, Port: c.SMTPPort, Username: c.Username,
-			Password: c.Password, From: c.From, TLS: c.TLS})
-	}
-	m.mail = mail.NewQueue(mail.QueueOptions{Sender: m.countMail(sender), Logger: m.Logger.With("part", "mail")})
+	m.sender = &mailSwitch{}
+	m.sender.set(m.newSender(m.Config.Mail))
+	m.mail = mail.NewQueue(mail.QueueOptions{Sender: m.countMail(m.sender), Logger: m.Logger.With("part", "mail")})
 	m.mail.Start()
 	proxies, _ := server.ParseTrustedProxies(m.Config.Server.TrustedProxies)
 	reporter := &health{store: m.store, ollama: ollama, pipeline: m.pipeline}
