@@ -37,7 +37,7 @@ type OllamaHealth struct {
 	ModelPresent bool   `json:"model_present" doc:"Whether the configured model is pulled."`
 	EmbedModel   string `json:"embed_model,omitempty" doc:"The configured embedding model, which finds the names and categories nearest to an entry."`
 	EmbedPresent bool   `json:"embed_model_present" doc:"Whether the embedding model is pulled. Without it, analysis waits once a journal has more than eight names of a kind."`
-	Failing      bool   `json:"calls_failing" doc:"True while calls to Ollama fail (errors or time-outs): analysis waits and retries with backoff."`
+	Failing      bool   `json:"calls_failing" doc:"True while calls to Ollama fail (errors or time-outs), or its answers cannot be used even to a plain check: analysis waits and retries with backoff."`
 	Error        string `json:"error,omitempty" doc:"Why Ollama is not usable, and what to do."`
 }
 
