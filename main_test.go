@@ -199,7 +199,7 @@ func TestServe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	token, _, err := run(t, dir, "", "token", "create", "me@example.com", "--scopes", "profile:read,settings:write,captures:read,captures:write", "--expires", "1h")
+	token, _, err := run(t, dir, "", "token", "create", "me@example.com", "--scopes", "profile:read,settings:write,captures:read,captures:write,metrics:read", "--expires", "1h")
 	if err != nil {
 		t.Fatal(err)
 	}

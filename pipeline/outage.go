@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"math/rand/v2"
@@ -31,14 +32,15 @@ type gate struct {
 	base, max time.Duration
 	log       *slog.Logger
 
-	mu      sync.Mutex
-	failing bool
-	since   time.Time
-	lastErr string
-	step    int       // failed probes since the outage began
-	probeAt time.Time // when the next probe may go
-	probing bool      // a probe is out
-	open    chan struct{}
+	mu       sync.Mutex
+	failing  bool
+	unusable bool // the outage is of answers that cannot be used, not of failed calls
+	since    time.Time
+	lastErr  string
+	step     int       // failed probes since the outage began
+	probeAt  time.Time // when the next probe may go
+	probing  bool      // a probe is out
+	open     chan struct{}
 }
 
 func newGate(base, max time.Duration, log *slog.Logger) *gate {
@@ -130,34 +132,56 @@ func (g *gate) done(probe, faulted bool) {
 
 // report records how a call went: a fault shuts the gate (and starts an
 // outage, logged once), a success opens it (and ends the outage, logged
-// once with its length). Cancellation says nothing of the model server.
+// once with its length) unless the outage is of unusable answers, which
+// only a usable one ends (worked). Cancellation says nothing of the model
+// server.
 func (g *gate) report(err error) {
 	switch {
 	case err == nil:
-		g.mu.Lock()
-		defer g.mu.Unlock()
-		if !g.failing {
-			return
-		}
-		// A probe still out keeps its place until its run ends (done),
-		// so that there is never more than one.
-		g.failing = false
-		close(g.open)
-		g.log.Info("calls to Ollama work again; analysis resumes", "outage", time.Since(g.since).Round(time.Millisecond).String(),
-			"failed_probes", g.step)
+		g.recover(false)
 	case fault(err):
-		g.mu.Lock()
-		defer g.mu.Unlock()
-		g.lastErr = err.Error()
-		if g.failing {
-			return
-		}
-		g.failing, g.since, g.step = true, time.Now(), 0
-		g.probeAt = g.since.Add(g.delay(0))
-		g.open = make(chan struct{})
-		g.log.Warn("calls to Ollama fail; analysis waits and retries with backoff", "error", err,
-			"backoff_from", g.base.String(), "backoff_to", g.max.String())
+		g.shut(err, false)
 	}
+}
+
+// worked records a usable answer: a run that committed, or a plain check
+// the model passed. It ends any outage.
+func (g *gate) worked() { g.recover(true) }
+
+// shutUnusable starts an outage of unusable answers: the model answers,
+// but not with output that can be used, even to a plain check.
+func (g *gate) shutUnusable(err error) { g.shut(err, true) }
+
+func (g *gate) recover(usable bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if !g.failing || (g.unusable && !usable) {
+		return
+	}
+	// A probe still out keeps its place until its run ends (done),
+	// so that there is never more than one.
+	g.failing, g.unusable = false, false
+	close(g.open)
+	g.log.Info("calls to Ollama work again; analysis resumes", "outage", time.Since(g.since).Round(time.Millisecond).String(),
+		"failed_probes", g.step)
+}
+
+func (g *gate) shut(err error, unusable bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.lastErr = err.Error()
+	if g.failing {
+		g.unusable = g.unusable && unusable
+		return
+	}
+	g.failing, g.unusable, g.since, g.step = true, unusable, time.Now(), 0
+	g.probeAt = g.since.Add(g.delay(0))
+	g.open = make(chan struct{})
+	msg := "calls to Ollama fail; analysis waits and retries with backoff"
+	if unusable {
+		msg = "Ollama answers with output that cannot be used, even to a plain check; analysis waits and retries with backoff"
+	}
+	g.log.Warn(msg, "error", err, "backoff_from", g.base.String(), "backoff_to", g.max.String())
 }
 
 // fault reports whether err is the model server's fault rather than the
@@ -185,4 +209,34 @@ func (m gatedModel) Embed(ctx context.Context, inputs []string) ([][]float32, er
 	v, err := m.Model.Embed(ctx, inputs)
 	m.gate.report(err)
 	return v, err
+}
+
+// checkRequest is the plain check asked of the model when a run ends with
+// unusable answers: a model that can answer it with a JSON object works,
+// and the run failed for its capture's own reasons.
+var checkRequest = ChatRequest{Step: "check", MaxTokens: 20,
+	System: "You check that you can answer. Reply with the JSON object {\"ok\": true} and nothing else.",
+	User:   "Are you there?",
+	Schema: json.RawMessage(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`)}
+
+// modelAnswers asks the model the plain check and reports whether its
+// answer is a JSON object. When it is, any outage of unusable answers ends.
+func (p *Pipeline) modelAnswers(ctx context.Context) bool {
+	res, err := p.model.Chat(ctx, checkRequest)
+	if err != nil || res.Truncated {
+		return false
+	}
+	var v map[string]any
+	if json.Unmarshal([]byte(res.Content), &v) != nil {
+		return false
+	}
+	p.gate.worked()
+	return true
+}
+
+// unusableRun reports whether a run ended because the model's answers could
+// not be used, after the retries.
+func unusableRun(err error) bool {
+	var u *unusable
+	return errors.As(err, &u)
 }

@@ -263,6 +263,7 @@ func (p *Pipeline) process(ctx context.Context, log *slog.Logger, c *store.Captu
 	}
 	switch {
 	case err == nil:
+		p.gate.worked()
 		log.Info("capture processed", "segments", len(a.Segments), "language", a.Language, "duration_ms", time.Since(start).Milliseconds())
 		p.captureChanged(settle, log, c.UserID, c.ID)
 		p.redetect(settle, ctx, log, c.UserID)
@@ -273,6 +274,15 @@ func (p *Pipeline) process(ctx context.Context, log *slog.Logger, c *store.Captu
 		// others, while the gate holds every worker back. The gate logs.
 		log.Debug("model call failed; capture back in the queue", "error", err)
 		p.requeue(settle, log, c, true)
+		return true
+	case unusableRun(err) && !p.modelAnswers(ctx):
+		// The model answers nothing usable, this capture or not: a fault
+		// of the model server, like an outage. The capture waits.
+		if ctx.Err() == nil {
+			p.gate.shutUnusable(err)
+		}
+		log.Debug("unusable answers from a model that fails a plain check too; capture back in the queue", "error", err)
+		p.requeue(settle, log, c, false)
 		return true
 	default:
 		p.fail(settle, ctx, log, c, err)

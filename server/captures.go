@@ -112,7 +112,7 @@ type captureInput struct {
 
 type listCapturesInput struct {
 	PageParams
-	Q string `query:"q" maxLength:"200" doc:"Words to search for in the original and the translated text, up to 200 characters. Every word must occur (the last one may be the start of a word); quotes, stars and operators are taken as plain characters. Results come best match first, each with a snippet. Empty lists every capture, newest first."`
+	Q string `query:"q" maxLength:"200" doc:"Words to search for in the original and the translated text, up to 200 characters and 8 different words (a word said again counts once), without control characters. Every word must occur (the last one, from two letters on, may be the start of a word); quotes, stars and operators are taken as plain characters. Results come best match first, each with a snippet. Empty lists every capture, newest first."`
 }
 
 type updateCaptureInput struct {
@@ -125,8 +125,10 @@ type updateCaptureInput struct {
 
 func (s *Server) registerCaptures() {
 	o := op(http.MethodGet, "/captures", "list-captures", "Captures", "List captures, newest first, or search them",
-		scopeCapturesRead, http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity)
-	o.Description += " With q, only the captures whose text holds every word of q, best match first."
+		scopeCapturesRead, http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity, http.StatusTooManyRequests)
+	o.Description += " With q, only the captures whose text holds every word of q, best match first." +
+		" A user runs one search at a time: another one while the first runs answers 429 with Retry-After, as does a search that finds the instance's searches busy for two seconds." +
+		" A search that runs longer than two seconds is stopped and answers 422 on q."
 	huma.Register(s.api, o, s.listCaptures)
 
 	o = op(http.MethodPost, "/captures", "create-capture", "Captures", "Write an entry",

@@ -32,6 +32,12 @@ func TestCaptureSearch(t *testing.T) {
 			contains: []string{`"total":0`}},
 		{name: "ErrNoWord", method: "GET", path: "/api/captures?q=%22%22%20*", token: h.tokenA, status: 422,
 			contains: []string{`"q":["The q must hold a word to search for."]`}},
+		{name: "ErrNUL", method: "GET", path: "/api/captures?q=bo%00ss", token: h.tokenA, status: 422,
+			contains: []string{`"q":["The q may not hold control characters."]`}},
+		{name: "ErrTooManyWords", method: "GET", path: "/api/captures?q=one%20two%20three%20four%20five%20six%20seven%20eight%20nine", token: h.tokenA, status: 422,
+			contains: []string{`"q":["The q may hold at most 8 different words; it has 9."]`}},
+		{name: "RepeatedWordsCountOnce", method: "GET", path: "/api/captures?q=" + strings.Repeat("boss%20", 39), token: h.tokenA, status: 200,
+			contains: []string{`"total":2`}},
 		{name: "ErrTooLong", invalid: true, method: "GET", path: "/api/captures?q=" + strings.Repeat("b", 201), token: h.tokenA, status: 422,
 			contains: []string{`"q":["The q may not be longer than 200 characters."]`}},
 	})

@@ -75,7 +75,13 @@ var codeStatuses = map[string]int{
 	store.ENOTFOUND:     http.StatusNotFound,
 	store.EUNAUTHORIZED: http.StatusUnauthorized,
 	store.EFORBIDDEN:    http.StatusForbidden,
+	store.ETOOMANY:      http.StatusTooManyRequests,
+	store.EFULL:         http.StatusInsufficientStorage,
 }
+
+// retryAfter is the Retry-After of a 429 from the store (ETOOMANY), whose
+// causes last a moment: a search under way, or the instance's searches.
+const retryAfter = "1"
 
 // buildError turns whatever Huma or a handler produced into an apiError.
 func buildError(ctx context.Context, status int, msg string, errs ...error) *apiError {
@@ -95,7 +101,11 @@ func buildError(ctx context.Context, status int, msg string, errs ...error) *api
 				if code == http.StatusUnprocessableEntity {
 					return validationError(map[string][]string{fieldOr(se.Field, "body"): {se.Message}})
 				}
-				return &apiError{status: code, Message: se.Message}
+				e := &apiError{status: code, Message: se.Message}
+				if code == http.StatusTooManyRequests {
+					e.headers = http.Header{"Retry-After": {retryAfter}}
+				}
+				return e
 			}
 		}
 	}

@@ -37,19 +37,20 @@ type OllamaHealth struct {
 	ModelPresent bool   `json:"model_present" doc:"Whether the configured model is pulled."`
 	EmbedModel   string `json:"embed_model,omitempty" doc:"The configured embedding model, which finds the names and categories nearest to an entry."`
 	EmbedPresent bool   `json:"embed_model_present" doc:"Whether the embedding model is pulled. Without it, analysis waits once a journal has more than eight names of a kind."`
-	Failing      bool   `json:"calls_failing" doc:"True while calls to Ollama fail (errors or time-outs): analysis waits and retries with backoff."`
+	Failing      bool   `json:"calls_failing" doc:"True while calls to Ollama fail (errors or time-outs), or its answers cannot be used even to a plain check: analysis waits and retries with backoff."`
 	Error        string `json:"error,omitempty" doc:"Why Ollama is not usable, and what to do."`
 }
 
-// DatabaseHealth says whether the database answers.
+// DatabaseHealth says whether the database answers and takes writes.
 type DatabaseHealth struct {
-	OK    bool   `json:"ok"`
-	Error string `json:"error,omitempty"`
+	OK       bool   `json:"ok" doc:"Whether the database answers and the last write found room."`
+	DiskFull bool   `json:"disk_full,omitempty" doc:"True while writes fail because the disk is full (they answer 507); reads still work."`
+	Error    string `json:"error,omitempty"`
 }
 
 // Health is the detailed health check, for a signed-in caller.
 type Health struct {
-	Status   string         `json:"status" enum:"ok,degraded,failing" doc:"ok: everything works; degraded: entries are kept but analysis waits (Ollama unreachable, model missing or calls failing); failing: the database does not answer."`
+	Status   string         `json:"status" enum:"ok,degraded,failing" doc:"ok: everything works; degraded: entries are kept but analysis waits (Ollama unreachable, model missing, calls failing or answers unusable), or the disk is full and nothing new is saved; failing: the database does not answer."`
 	Version  string         `json:"version"`
 	Database DatabaseHealth `json:"database"`
 	Queue    *QueueHealth   `json:"queue,omitempty"`
@@ -64,7 +65,7 @@ type PartHealth struct {
 // HealthSummary is the open health check: the status and whether each part
 // works, without versions, addresses, counts or error texts.
 type HealthSummary struct {
-	Status   string      `json:"status" enum:"ok,degraded,failing" doc:"ok: everything works; degraded: entries are kept but analysis waits; failing: the database does not answer."`
+	Status   string      `json:"status" enum:"ok,degraded,failing" doc:"ok: everything works; degraded: entries are kept but analysis waits, or the disk is full and nothing new is saved; failing: the database does not answer."`
 	Database PartHealth  `json:"database"`
 	Queue    *PartHealth `json:"queue,omitempty"`
 	Ollama   *PartHealth `json:"ollama,omitempty"`
@@ -94,7 +95,7 @@ type healthOutput struct {
 }
 
 const healthDescription = "Open to all. Answers 200 while the database works, even when Ollama is down (the body says so), and 503 only when the database fails, so uptime monitors can rely on the status alone.\n\n" +
-	"Without a credential the answer is the status and whether each part works (HealthSummary). With a signed-in session or any valid token, whatever its scopes, it adds the details (Health): the version, the queue's counts, Ollama's address, version and model, and what to do about a problem. A token that is invalid, expired or revoked is not refused here: the caller gets the open answer, as everyone does while the database fails (no credential can be checked then)."
+	"Without a credential the answer is the status and whether each part works (HealthSummary). With a signed-in session or a token with the metrics:read scope (or *), it adds the details (Health): the version, the queue's counts, Ollama's address, version and model, and what to do about a problem. Any other token, and one that is invalid, expired or revoked, is not refused here: the caller gets the open answer, as everyone does while the database fails (no credential can be checked then)."
 
 func (s *Server) registerHealth() {
 	o := op(http.MethodGet, "/health-check", "health-check", "Health", "Report whether Recur and its parts work", "")
@@ -126,6 +127,10 @@ func (s *Server) healthCheck(ctx context.Context, in *healthInput) (*healthOutpu
 		}
 		h.Database = DatabaseHealth{OK: false, Error: err.Error()}
 		h.Status, status = "failing", http.StatusServiceUnavailable
+	} else if s.opts.Store.DiskFull() {
+		// Reads still work, so monitors get 200; but nothing new is saved.
+		h.Database = DatabaseHealth{OK: false, DiskFull: true, Error: diskFullAdvice}
+		h.Status = "degraded"
 	}
 	if r := s.opts.Health; r != nil {
 		q, err := r.QueueHealth(ctx)
@@ -145,8 +150,11 @@ func (s *Server) healthCheck(ctx context.Context, in *healthInput) (*healthOutpu
 			h.Status = "degraded"
 		}
 	}
-	if _, err := s.resolve(ctx, in.Authorization); err != nil {
+	if p, err := s.resolve(ctx, in.Authorization); err != nil || (p.Token != nil && !p.Token.Can(scopeMetricsRead)) {
 		return &healthOutput{Status: status, Body: Data[HealthSummary]{Data: h.summary()}}, nil
 	}
 	return &healthOutput{Status: status, Body: Data[Health]{Data: h}}, nil
 }
+
+// diskFullAdvice is the health check's word on a write that found no room.
+const diskFullAdvice = "The disk holding the database is full: entries and changes cannot be saved. Free some space; the check says ok again once a write succeeds."

@@ -66,6 +66,7 @@ func TestHealthCheckOpenAnswer(t *testing.T) {
 func TestHealthCheckDetails(t *testing.T) {
 	h, _ := accountsHarness(t, func(o *server.Options) { o.Health = fakeHealth{ollama: troubledOllama} })
 	narrow := storetest.MustCreateToken(t, h.store, h.alice.ID, "captures:read")
+	metricsToken := storetest.MustCreateToken(t, h.store, h.alice.ID, "metrics:read")
 	user := *h.alice
 	setPassword(t, h, &user, "correct horse battery")
 	b := h.browser()
@@ -73,8 +74,9 @@ func TestHealthCheckDetails(t *testing.T) {
 		t.Fatalf("sign-in: %d %s", res.Status, res.Body)
 	}
 	for name, get := range map[string]func() response{
-		"AnyToken": func() response { return h.do("GET", "/api/health-check", narrow, nil) },
-		"Session":  func() response { return b.do("GET", "/api/health-check", nil) },
+		"MetricsToken": func() response { return h.do("GET", "/api/health-check", metricsToken, nil) },
+		"EveryScope":   func() response { return h.do("GET", "/api/health-check", h.tokenA, nil) },
+		"Session":      func() response { return b.do("GET", "/api/health-check", nil) },
 	} {
 		t.Run(name, func(t *testing.T) {
 			res := get()
@@ -98,6 +100,14 @@ func TestHealthCheckDetails(t *testing.T) {
 			}
 		})
 	}
+	// A token without metrics:read is no way to the details.
+	t.Run("NarrowTokenGetsOpenAnswer", func(t *testing.T) {
+		res := h.do("GET", "/api/health-check", narrow, nil)
+		if res.Status != http.StatusOK {
+			t.Fatalf("status = %d, want 200", res.Status)
+		}
+		checkOpenAnswer(t, res, "degraded", map[string]bool{"database": true, "ollama": false, "queue": true})
+	})
 }
 
 func TestHealthCheckStatus(t *testing.T) {

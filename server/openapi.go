@@ -34,12 +34,14 @@ var errorDescriptions = map[int]string{
 	http.StatusTooManyRequests:       "Too many attempts: Retry-After says how many seconds to wait.",
 	http.StatusInternalServerError:   "Something failed on the server; the log has the details under the request id.",
 	http.StatusServiceUnavailable:    "The database does not answer.",
+	http.StatusInsufficientStorage:   "The server's disk is full, so nothing was saved: message says so. The health check reports degraded until a write succeeds again.",
 }
 
 // completeDocument adds to every operation what holds for all routes alike,
 // so that no registration can forget it: 413 where a body is taken (the
-// limit is enforced by limitBodies), 403 on unsafe methods (checkOrigin
-// refuses cross-origin requests on a session, on open routes too), no 422
+// limit is enforced by limitBodies), 403 and 507 on unsafe methods (checkOrigin
+// refuses cross-origin requests on a session, on open routes too; a write
+// finds the disk full), no 422
 // where there is no input to fail, security: [] on open routes, and the
 // top-level tags, license and contact.
 func (s *Server) completeDocument() {
@@ -63,6 +65,7 @@ func (s *Server) completeDocument() {
 			}
 			if o.Method != http.MethodGet {
 				addError(o, http.StatusForbidden)
+				addError(o, http.StatusInsufficientStorage)
 			}
 			if o.RequestBody == nil && len(o.Parameters) == 0 {
 				delete(o.Responses, strconv.Itoa(http.StatusUnprocessableEntity))

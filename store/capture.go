@@ -6,7 +6,6 @@ import (
 	"errors"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -269,99 +268,3 @@ func (s *Store) UpdateCapture(ctx context.Context, userID, id string, u CaptureU
 func (s *Store) FindCaptureState(ctx context.Context, id string) (*Capture, error) {
 	return scanCapture(s.read.QueryRowContext(ctx, `SELECT `+captureColumns+` FROM captures WHERE id = ?`, id))
 }
-
-// SearchMaxLength bounds a search, in characters.
-const SearchMaxLength = 200
-
-// Snippet marks: SearchCaptures puts SnippetOpen before each match in a
-// snippet and SnippetClose after it. Both are control characters that a
-// journal's text does not hold in practice; a reader must still expect
-// stray ones.
-const (
-	SnippetOpen  = "\x02"
-	SnippetClose = "\x03"
-)
-
-// CaptureMatch is a capture a search found, with the part of its text
-// that matched.
-type CaptureMatch struct {
-	Capture
-	Snippet string // with SnippetOpen and SnippetClose around each match
-}
-
-// SearchCaptures returns a page of the user's captures whose original or
-// translated text holds every word of query, best matches first (bm25),
-// and how many match in all. Each word is taken as it is, never as search
-// syntax; the last one also matches as the start of a word, as a search
-// typed so far would. It returns EINVALID naming "q" for a query that is
-// empty or longer than SearchMaxLength characters.
-func (s *Store) SearchCaptures(ctx context.Context, userID, query string, p Page) ([]CaptureMatch, int, error) {
-	if n := utf8.RuneCountInString(query); n > SearchMaxLength {
-		return nil, 0, Invalid("q", "The q may not be longer than %d characters; it has %d.", SearchMaxLength, n)
-	}
-	if !utf8.ValidString(query) {
-		return nil, 0, Invalid("q", "The q must be valid UTF-8.")
-	}
-	match := matchExpression(query)
-	if match == "" {
-		return nil, 0, Invalid("q", "The q must hold a word to search for.")
-	}
-	var list []CaptureMatch
-	var total int
-	err := s.view(ctx, func(tx *sql.Tx) error {
-		const from = ` FROM captures_search JOIN captures c ON c.rowid = captures_search.rowid
-			WHERE captures_search MATCH ? AND c.user_id = ?`
-		if err := tx.QueryRowContext(ctx, `SELECT count(*)`+from, match, userID).Scan(&total); err != nil {
-			return err
-		}
-		rows, err := tx.QueryContext(ctx, `SELECT `+prefixed("c.", captureColumns)+`,
-			snippet(captures_search, -1, '`+SnippetOpen+`', '`+SnippetClose+`', '…', 16)`+from+`
-			ORDER BY bm25(captures_search), c.occurred_at DESC, c.id DESC LIMIT ? OFFSET ?`, match, userID, p.Limit, p.Offset())
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var snippet string
-			c, err := scanCapture(scanAlso{rows, &snippet})
-			if err != nil {
-				return err
-			}
-			list = append(list, CaptureMatch{Capture: *c, Snippet: snippet})
-		}
-		return rows.Err()
-	})
-	return list, total, err
-}
-
-// matchExpression turns what a person typed into an FTS5 query: each word
-// a quoted string (so quotes, stars, colons, parentheses and AND, OR, NOT
-// mean nothing), all of them required, the last one also as a prefix.
-// Words without a letter or digit are left out, as the index holds none.
-func matchExpression(query string) string {
-	var terms []string
-	for _, w := range strings.Fields(query) {
-		if !strings.ContainsFunc(w, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) {
-			continue
-		}
-		terms = append(terms, `"`+strings.ReplaceAll(w, `"`, `""`)+`"`)
-	}
-	if len(terms) == 0 {
-		return ""
-	}
-	terms[len(terms)-1] += "*"
-	return strings.Join(terms, " ")
-}
-
-// prefixed qualifies each of a comma-separated list of columns.
-func prefixed(prefix, columns string) string {
-	return prefix + strings.ReplaceAll(columns, ", ", ", "+prefix)
-}
-
-// scanAlso scans a row's leading columns as row would and the rest into extra.
-type scanAlso struct {
-	row   interface{ Scan(...any) error }
-	extra *string
-}
-
-func (s scanAlso) Scan(dest ...any) error { return s.row.Scan(append(dest, s.extra)...) }

@@ -17,6 +17,8 @@ const (
 	ENOTFOUND     = "not_found"    // no such record, or not the caller's
 	EUNAUTHORIZED = "unauthorized" // no valid credentials
 	EFORBIDDEN    = "forbidden"    // valid credentials, not allowed
+	ETOOMANY      = "too_many"     // too much under way at once: try again shortly
+	EFULL         = "full"         // the disk is full: nothing was saved
 )
 
 // Error is an application error with a code, a message fit for the person who
@@ -72,7 +74,11 @@ func ErrorMessage(err error) string {
 	return "Server error."
 }
 
-// translate turns SQLite constraint failures into coded errors; every write
+// ErrDiskFull is the error of a write that failed for lack of space: on
+// the disk, or within the database's size limit.
+var ErrDiskFull = &Error{Code: EFULL, Message: "The server's disk is full, so nothing was saved. Try again once its owner has freed some space."}
+
+// translate turns SQLite constraint failures and a full disk into coded errors; every write
 // passes its error through here so callers never see driver errors for
 // conditions a user can cause.
 func translate(err error) error {
@@ -91,6 +97,9 @@ func translate(err error) error {
 		return &Error{Code: ECONFLICT, Field: field, Message: "That " + field + " is already taken."}
 	case sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
 		return &Error{Code: ENOTFOUND, Message: "A record this refers to no longer exists."}
+	}
+	if se.Code()&0xff == sqlite3.SQLITE_FULL {
+		return fmt.Errorf("%w (%w)", ErrDiskFull, err)
 	}
 	return err
 }

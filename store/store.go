@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -53,6 +54,9 @@ type Store struct {
 	migrations fs.FS
 	now        func() time.Time
 	creates    createGroup // entries written at once, committed together
+	searches   *searchGate // how many searches run at once
+	health     *sql.DB     // one reader of its own, for Ping
+	diskFull   atomic.Bool // the last write failed for lack of space
 }
 
 // Open opens (creating if needed) the database at opts.Path. It does not
@@ -110,28 +114,40 @@ func Open(opts Options) (*Store, error) {
 	}
 	read.SetMaxOpenConns(opts.Readers)
 	read.SetMaxIdleConns(opts.Readers)
+	// The health check reads through a connection of its own, so that it
+	// answers however busy the reader pool is.
+	health, err := sql.Open("sqlite", "file:"+path+"?"+pragmas.Encode())
+	if err != nil {
+		read.Close()
+		write.Close()
+		return nil, err
+	}
+	health.SetMaxOpenConns(1)
 
-	return &Store{write: write, read: read, writes: newStmtCache(write), reads: newStmtCache(read),
-		migrations: opts.Migrations, now: opts.Now}, nil
+	return &Store{write: write, read: read, health: health, writes: newStmtCache(write), reads: newStmtCache(read),
+		searches: newSearchGate(opts.Readers), migrations: opts.Migrations, now: opts.Now}, nil
 }
 
 // Close closes both pools, once the entries already waiting to be written
 // are committed, and the prepared statements.
 func (s *Store) Close() error {
-	return errors.Join(s.creates.close(), s.reads.close(), s.writes.close(), s.read.Close(), s.write.Close())
+	return errors.Join(s.creates.close(), s.reads.close(), s.writes.close(), s.read.Close(), s.health.Close(), s.write.Close())
 }
 
 // Now returns the store's clock reading, in UTC, at the precision stored.
 func (s *Store) Now() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
 
-// Ping checks that the database answers a read and that the writer is alive.
+// Ping checks that the database answers a read of its schema, through a
+// connection of its own: neither busy readers nor a long write (an import)
+// hold it up. Whether writes succeed is DiskFull's to say.
 func (s *Store) Ping(ctx context.Context) error {
-	var one int
-	if err := s.read.QueryRowContext(ctx, "SELECT 1").Scan(&one); err != nil {
-		return err
-	}
-	return s.write.PingContext(ctx)
+	var n int
+	return s.health.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&n)
 }
+
+// DiskFull reports whether the last write failed for lack of space (EFULL).
+// The next write that commits clears it.
+func (s *Store) DiskFull() bool { return s.diskFull.Load() }
 
 // Backup writes a consistent copy of the database to path, which must not
 // exist, readable by its owner alone. It reads one snapshot, so writers carry
@@ -257,9 +273,18 @@ func (s *Store) update(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	}
 	defer tx.Rollback()
 	if err := fn(tx); err != nil {
-		return translate(err)
+		return s.noteFull(translate(err))
 	}
-	return translate(tx.Commit())
+	return s.noteFull(translate(tx.Commit()))
+}
+
+// noteFull keeps DiskFull up to date with a write's outcome err.
+func (s *Store) noteFull(err error) error {
+	full := ErrorCode(err) == EFULL
+	if full || err == nil {
+		s.diskFull.Store(full)
+	}
+	return err
 }
 
 // view runs fn in a read-only transaction, so it sees one snapshot.

@@ -130,7 +130,9 @@ func (s *Store) Authenticate(ctx context.Context, plaintext string) (*Token, *Us
 		if err := s.update(ctx, func(tx *sql.Tx) error {
 			_, err := tx.ExecContext(ctx, `UPDATE personal_access_tokens SET last_used_at = ? WHERE id = ?`, FormatTime(now), t.ID)
 			return err
-		}); err != nil {
+		}); err != nil && ErrorCode(err) != EFULL {
+			// On a full disk the token still works for reading: the
+			// last use is bookkeeping, noted again once there is room.
 			return nil, nil, err
 		}
 	}

@@ -125,10 +125,14 @@ func (a *App) journal(w http.ResponseWriter, r *http.Request, status int, d jour
 	} else {
 		found, n, err := a.captures.SearchCaptures(r.Context(), v.User.ID, q, pg)
 		var e *store.Error
-		if store.ErrorCode(err) == store.EINVALID && errors.As(err, &e) {
+		if code := store.ErrorCode(err); (code == store.EINVALID || code == store.ETOOMANY) && errors.As(err, &e) {
 			// The API's sentence names its parameter; here it is the search box.
 			d.SearchError = strings.Replace(e.Message, "The q ", "The search ", 1)
 			status = http.StatusUnprocessableEntity
+			if code == store.ETOOMANY {
+				status = http.StatusTooManyRequests
+				w.Header().Set("Retry-After", "1")
+			}
 		} else if err != nil {
 			a.fail(w, r, err)
 			return
