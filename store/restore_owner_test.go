@@ -103,7 +103,8 @@ func TestRestoreTakesNoOtherUsersID(t *testing.T) {
 }
 
 // TestRestoreRefusesIDsTwiceOrMissing: two records of a kind with one id,
-// or a record without one, are refused naming the record.
+// or a record without one, are refused naming the record; an id that is
+// not one of the document's is quoted only in part when it is long.
 func TestRestoreRefusesIDsTwiceOrMissing(t *testing.T) {
 	ctx := context.Background()
 	s := storetest.MustOpen(t)
@@ -113,9 +114,11 @@ func TestRestoreRefusesIDsTwiceOrMissing(t *testing.T) {
 	first := v.ID(t, "captures", 0)
 	twice := strings.ReplaceAll(raw, v.ID(t, "captures", 1), first)
 	missing := strings.Replace(raw, `"id":"`+v.ID(t, "captures", 2)+`",`, "", 1)
+	long := strings.Replace(raw, `"capture_id":"`+v.ID(t, "captures", 0)+`"`, `"capture_id":"`+strings.Repeat("x", 10000)+`"`, 1)
 	for _, c := range []struct{ name, doc, want string }{
 		{"Twice", twice, `captures[1]: id "` + first + `" is the id of an earlier record of captures too`},
 		{"Missing", missing, "captures[2]: id is missing"},
+		{"LongReference", long, `segments[0]: capture_id "` + strings.Repeat("x", 40) + `"… is not the id of a record`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			fresh := storetest.MustOpen(t)
