@@ -133,3 +133,17 @@ func TestRestoreRefusesIDsTwiceOrMissing(t *testing.T) {
 		})
 	}
 }
+
+// TestRestoreResolvesEveryReference: every column of an exported table
+// that holds another record's id is checked by a restore, so that a column
+// a later migration adds cannot name another user's record.
+func TestRestoreResolvesEveryReference(t *testing.T) {
+	s := storetest.MustOpen(t)
+	missing, err := s.UnresolvedReferences(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(missing) > 0 {
+		t.Fatalf("a restore does not check %v: list them in exportTables' ids", missing)
+	}
+}
