@@ -25,9 +25,18 @@ const (
 // exportTable is one table of the export.
 type exportTable struct {
 	name  string
-	query string   // the user's rows in a stable order; one ? for the user id
-	omit  []string // columns left out: the owner, and what is derived again when needed
-	ids   []string // columns holding ids of exported records; tag_ids holds a comma-separated list
+	query string      // the user's rows in a stable order; one ? for the user id
+	omit  []string    // columns left out: the owner, and what is derived again when needed
+	ids   []exportRef // columns holding ids of exported records
+}
+
+// exportRef is a column holding the id of a record of the export: the
+// record's own (table is the record's table; it comes first) or that of a
+// record of table, which comes earlier in the document. A list holds
+// several, comma-separated.
+type exportRef struct {
+	col, table string
+	list       bool
 }
 
 // exportTables lists what an export holds, parents before children, which
@@ -35,18 +44,26 @@ type exportTable struct {
 var exportTables = []exportTable{
 	{"settings", `SELECT * FROM settings WHERE user_id = ? ORDER BY key`, []string{"user_id"}, nil},
 	// A category's embedding is computed again when it is next needed.
-	{"categories", `SELECT * FROM categories WHERE user_id = ? ORDER BY created_at, id`, []string{"user_id", "embedding"}, []string{"id"}},
-	{"tags", `SELECT * FROM tags WHERE user_id = ? ORDER BY created_at, id`, []string{"user_id"}, []string{"id", "category_id"}},
-	{"captures", `SELECT * FROM captures WHERE user_id = ? ORDER BY occurred_at, id`, []string{"user_id"}, []string{"id"}},
+	{"categories", `SELECT * FROM categories WHERE user_id = ? ORDER BY created_at, id`, []string{"user_id", "embedding"},
+		[]exportRef{{"id", "categories", false}}},
+	{"tags", `SELECT * FROM tags WHERE user_id = ? ORDER BY created_at, id`, []string{"user_id"},
+		[]exportRef{{"id", "tags", false}, {"category_id", "categories", false}}},
+	{"captures", `SELECT * FROM captures WHERE user_id = ? ORDER BY occurred_at, id`, []string{"user_id"},
+		[]exportRef{{"id", "captures", false}}},
 	{"segments", `SELECT s.* FROM segments s JOIN captures c ON c.id = s.capture_id WHERE c.user_id = ?
-		ORDER BY c.occurred_at, c.id, s.position`, nil, []string{"id", "capture_id", "tag_ids"}},
+		ORDER BY c.occurred_at, c.id, s.position`, nil,
+		[]exportRef{{"id", "segments", false}, {"capture_id", "captures", false}, {"tag_ids", "tags", true}}},
 	{"segment_tags", `SELECT st.* FROM segment_tags st JOIN segments s ON s.id = st.segment_id JOIN captures c ON c.id = s.capture_id
-		WHERE c.user_id = ? ORDER BY c.occurred_at, c.id, s.position, st.position, st.tag_id`, nil, []string{"segment_id", "tag_id"}},
-	{"patterns", `SELECT * FROM patterns WHERE user_id = ? ORDER BY created_at, id`, []string{"user_id"}, []string{"id", "category_id"}},
+		WHERE c.user_id = ? ORDER BY c.occurred_at, c.id, s.position, st.position, st.tag_id`, nil,
+		[]exportRef{{"segment_id", "segments", false}, {"tag_id", "tags", false}}},
+	{"patterns", `SELECT * FROM patterns WHERE user_id = ? ORDER BY created_at, id`, []string{"user_id"},
+		[]exportRef{{"id", "patterns", false}, {"category_id", "categories", false}}},
 	{"correlations", `SELECT r.* FROM correlations r JOIN patterns p ON p.id = r.pattern_id WHERE p.user_id = ?
-		ORDER BY p.created_at, p.id, r.created_at, r.id`, nil, []string{"id", "pattern_id", "tag_id"}},
+		ORDER BY p.created_at, p.id, r.created_at, r.id`, nil,
+		[]exportRef{{"id", "correlations", false}, {"pattern_id", "patterns", false}, {"tag_id", "tags", false}}},
 	{"flows", `SELECT f.* FROM flows f JOIN patterns p ON p.id = f.pattern_id WHERE p.user_id = ?
-		ORDER BY p.created_at, p.id, f.id`, nil, []string{"id", "pattern_id", "segment_id"}},
+		ORDER BY p.created_at, p.id, f.id`, nil,
+		[]exportRef{{"id", "flows", false}, {"pattern_id", "patterns", false}, {"segment_id", "segments", false}}},
 }
 
 // Export writes everything stored for the user's journal to w as one JSON

@@ -26,8 +26,11 @@ import (
 // Into an account without entries it restores everything as it was:
 // analysis, patterns and the user's decisions on them, settings. Records keep
 // their ids unless one of them already exists here (the export came from
-// this same instance), in which case all get new ones. Captures that were
-// waiting for analysis are queued again, in the batch.
+// this same instance, or it names another user's record as its own), in
+// which case all get new ones. Every id a record refers to must be that of a
+// record of the document itself, so nothing restored joins or names
+// another user's records. Captures that were waiting for analysis are
+// queued again, in the batch.
 //
 // Into an account that has entries it imports the captures' texts only, as
 // any import does: those already there are left out, the rest are analysed
@@ -74,13 +77,13 @@ func (s *Store) Restore(ctx context.Context, userID, name string, open func() (i
 	}
 	defer s.write.ExecContext(context.WithoutCancel(ctx), "PRAGMA cache_size = -2000")
 	defer s.write.ExecContext(context.WithoutCancel(ctx), "PRAGMA temp_store = DEFAULT")
-	var ids idMap // nil: records keep their ids
+	keepIDs := true
 	for {
 		res := &ImportResult{}
 		err := s.update(ctx, func(tx *sql.Tx) error {
-			w := &restoreWriter{ctx: ctx, tx: tx, keepIDs: ids == nil, stmts: map[string]*sql.Stmt{}}
+			w := &restoreWriter{ctx: ctx, tx: tx, keepIDs: keepIDs, stmts: map[string]*sql.Stmt{}}
 			defer w.close()
-			r := &restorer{userID: userID, now: s.Now(), ids: ids, cols: map[string]map[string]string{}}
+			r := newRestorer(userID, s.Now(), keepIDs)
 			for _, t := range exportTables {
 				cols, err := tableColumns(ctx, tx, t.name)
 				if err != nil {
@@ -95,10 +98,10 @@ func (s *Store) Restore(ctx context.Context, userID, name string, open func() (i
 			res.Imported, res.Batch, err = r.finish(w, name)
 			return err
 		})
-		if errors.Is(err, errIDTaken) && ids == nil {
-			// Written nothing: the export came from this instance, so
+		if errors.Is(err, errIDTaken) && keepIDs {
+			// Written nothing: an id of the export is taken here, so
 			// every record is written again under a new id.
-			ids = idMap{}
+			keepIDs = false
 			continue
 		}
 		return res, err
@@ -117,12 +120,13 @@ var errIDTaken = errors.New("an id of the export is taken")
 // ids and gathers the rows of a table into batches of up to restoreBatch
 // rows with the same columns, which it hands to a restoreWriter.
 type restorer struct {
-	userID string
-	now    time.Time
-	ids    idMap                        // nil keeps every id
-	cols   map[string]map[string]string // by table: column names to declared types
-	send   func(*rowBatch) error        // hands a full batch over
-	free   chan *rowBatch               // batches written, to be filled again
+	userID  string
+	now     time.Time
+	keepIDs bool                         // records keep their ids, else get new ones
+	ids     map[string]map[string]string // by table referred to: the ids of its records so far, to the ids written
+	cols    map[string]map[string]string // by table: column names to declared types
+	send    func(*rowBatch) error        // hands a full batch over
+	free    chan *rowBatch               // batches written, to be filled again
 
 	batch *rowBatch // the rows waiting to be handed over
 
@@ -131,6 +135,20 @@ type restorer struct {
 
 	queued   []string // ids of captures to analyse again
 	captures int
+}
+
+// newRestorer is a restorer of the user's records, which keep their ids
+// or get new ones.
+func newRestorer(userID string, now time.Time, keepIDs bool) *restorer {
+	r := &restorer{userID: userID, now: now, keepIDs: keepIDs, ids: map[string]map[string]string{}, cols: map[string]map[string]string{}}
+	for _, t := range exportTables {
+		for _, ref := range t.ids {
+			if ref.table != t.name {
+				r.ids[ref.table] = map[string]string{}
+			}
+		}
+	}
+	return r
 }
 
 // rowBatch is rows of one table with the same columns, written in one
@@ -171,6 +189,8 @@ func (r *restorer) add(table string, i int, row *exportRow) error {
 	}
 	names, args := r.rowNames[:0], r.rowArgs[:0]
 	defer func() { r.rowNames, r.rowArgs = names, args }() // reused by the next record
+	// Where in args the record's own id is.
+	id := -1
 	for k, col := range row.names {
 		typ, ok := cols[col]
 		if !ok || slices.Contains(t.omit, col) || slices.Contains(names, col) {
@@ -183,11 +203,21 @@ func (r *restorer) add(table string, i int, row *exportRow) error {
 		if err := restoreRule(w, table, col, v); err != nil {
 			return err
 		}
-		if s, ok := v.(string); ok && slices.Contains(t.ids, col) {
-			v = r.ids.mapList(s)
+		if s, ok := v.(string); ok {
+			if k := slices.IndexFunc(t.ids, func(ref exportRef) bool { return ref.col == col }); k >= 0 {
+				if v, err = r.resolve(w, t.ids[k], s); err != nil {
+					return err
+				}
+				if col == "id" {
+					id = len(args)
+				}
+			}
 		}
 		names = append(names, col)
 		args = append(args, v)
+	}
+	if id < 0 && len(t.ids) > 0 && t.ids[0].table == table {
+		return Invalid("file", "%s: id is missing.", w)
 	}
 	if _, ok := cols["user_id"]; ok {
 		names = append(names, "user_id")
@@ -200,7 +230,7 @@ func (r *restorer) add(table string, i int, row *exportRow) error {
 			names, args = setColumn(names, args, "status", StatusQueued)
 			names, args = setColumn(names, args, "background", 1)
 			names, args = setColumn(names, args, "available_at", FormatTime(r.now))
-			r.queued = append(r.queued, r.ids.mapList(fmt.Sprint(row.get("id"))))
+			r.queued = append(r.queued, args[id].(string))
 		}
 	}
 	b := r.batch
@@ -477,32 +507,4 @@ func tableColumns(ctx context.Context, tx *sql.Tx, table string) (map[string]str
 		cols[name] = strings.ToUpper(typ)
 	}
 	return cols, rows.Err()
-}
-
-// idMap gives the records of a restore new ids, the same for every mention
-// of an old one.
-type idMap map[string]string // nil keeps every id
-
-// mapList maps one id, or a comma-separated list of them.
-func (m idMap) mapList(s string) string {
-	if m == nil || s == "" {
-		return s
-	}
-	if !strings.Contains(s, ",") {
-		return m.mapOne(s)
-	}
-	parts := strings.Split(s, ",")
-	for i, id := range parts {
-		parts[i] = m.mapOne(id)
-	}
-	return strings.Join(parts, ",")
-}
-
-func (m idMap) mapOne(id string) string {
-	n, ok := m[id]
-	if !ok {
-		n = newID()
-		m[id] = n
-	}
-	return n
 }
