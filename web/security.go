@@ -77,7 +77,7 @@ func (a *App) security(w http.ResponseWriter, r *http.Request) {
 	d := securityData{}
 	switch r.URL.Query().Get("done") {
 	case "password":
-		d.Notice, d.Form = "The password is saved.", "password"
+		d.Notice, d.Form = "The password is saved. Every other browser is signed out, and every token but your apps' is revoked.", "password"
 	case "confirmed":
 		d.Notice, d.Form = "The session is confirmed for 15 minutes.", "confirm"
 	case "two-factor-off":
