@@ -36,7 +36,7 @@ func TestPasswordChangeEndsOtherSessionsAndTokens(t *testing.T) {
 		t.Fatalf("app: %d %s", created.status, created.body)
 	}
 
-	mustHave(t, b.post("/settings/security/confirm/code", nil), 200)
+	mustHave(t, b.post("/settings/security/confirm/code", nil), http.StatusSeeOther)
 	if got := b.post("/settings/security/confirm", url.Values{"code": {h.mail.next(t).Code}}); got.status != http.StatusSeeOther {
 		t.Fatalf("confirming answered %d", got.status)
 	}
