@@ -18,7 +18,8 @@ const usage = `Recur: a private journal that notices what keeps coming back.
 Usage:
   recur serve [--config FILE]             start the server (migrates the database first)
   recur migrate up|down|status            apply, roll back one, or list database migrations
-  recur user add|list|delete|set-password manage accounts (recur user --help)
+  recur user add|list|delete|set-password|unlock
+                                          manage accounts (recur user --help)
   recur token create|list|revoke          manage bearer tokens (recur token --help)
   recur feedback list                     read the feedback users sent
   recur import PATH --user EMAIL [--no-wait]
@@ -115,6 +116,7 @@ func (m *Main) groups() map[string]commandGroup {
 			{"list [--json]", "list every user with their entries and whether two-factor is on", m.parseUserList},
 			{"delete EMAIL [--yes]", "delete a user and everything of theirs, after asking", m.parseUserDelete},
 			{"set-password EMAIL", "set a user's password from standard input and sign them out of every browser", m.parseSetPassword},
+			{"unlock EMAIL", "lift the pause on signing in that too many wrong passwords or codes put on an account", m.parseUserUnlock},
 		}},
 		"token": {"token", "Manage bearer tokens, the keys scripts and apps call the API with.", []subcommand{
 			{"create EMAIL [--name NAME] [--scopes a,b] [--expires 720h]", "create a bearer token; prints the token and nothing else", m.parseTokenCreate},

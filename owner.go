@@ -153,6 +153,35 @@ func (m *Main) setPassword(ctx context.Context, email string) error {
 	return err
 }
 
+const unlockAbout = `Lift the pause on signing in that too many wrong passwords or two-factor
+codes put on the user's account (15 minutes after 10 wrong passwords, or 5
+wrong two-factor codes, from any addresses), and forget the wrong tries.`
+
+func (m *Main) parseUserUnlock(args []string) error {
+	return m.parse("user unlock EMAIL", unlockAbout, args, 1, 1, nil,
+		func(pos []string) { m.command = func(ctx context.Context) error { return m.userUnlock(ctx, pos[0]) } })
+}
+
+func (m *Main) userUnlock(ctx context.Context, email string) error {
+	if err := m.openStore(ctx, true); err != nil {
+		return err
+	}
+	u, err := m.userByEmail(ctx, email)
+	if err != nil {
+		return err
+	}
+	locked, err := m.store.UnlockUser(ctx, u.ID)
+	if err != nil {
+		return cliError(err)
+	}
+	if !locked {
+		_, err = fmt.Fprintf(m.Stdout, "%s was not locked; their wrong tries are forgotten.\n", u.Email)
+		return err
+	}
+	_, err = fmt.Fprintf(m.Stdout, "Unlocked %s: they can sign in with their password and two-factor code again.\n", u.Email)
+	return err
+}
+
 func (m *Main) parseTokenList(args []string) error {
 	var asJSON bool
 	return m.parse("token list EMAIL", "List the user's tokens that are not revoked, newest first: id, name, scopes, last use, expiry and whether an app holds it. Secrets are never stored, so never shown.", args, 1, 1,

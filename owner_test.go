@@ -359,6 +359,7 @@ var ownerCommands = map[string][]string{
 	"user list":         {"user", "list"},
 	"user delete":       {"user", "delete", "a@example.com", "--yes"},
 	"user set-password": {"user", "set-password", "a@example.com"},
+	"user unlock":       {"user", "unlock", "a@example.com"},
 	"token create":      {"token", "create", "a@example.com"},
 	"token list":        {"token", "list", "a@example.com"},
 	"token revoke":      {"token", "revoke", "0190e7a0-0000-7000-8000-000000000000"},

@@ -569,7 +569,8 @@ func TestTwoFactor(t *testing.T) {
 		if res := c.do("POST", "/api/two-factor-challenge", map[string]string{"code": "000000"}); res.Status != 422 {
 			t.Fatalf("wrong code: %d", res.Status)
 		}
-		code, _ := totp.GenerateCode(secretKey, time.Now())
+		h.advance(30 * time.Second) // each code works once: the next one
+		code, _ := totp.GenerateCode(secretKey, h.store.Now())
 		if res := c.do("POST", "/api/two-factor-challenge", map[string]string{"code": code}); res.Status != 200 {
 			t.Fatalf("challenge: %d %s", res.Status, res.Body)
 		}
@@ -598,7 +599,8 @@ func TestTwoFactor(t *testing.T) {
 		if res.Status != 422 || !strings.Contains(string(res.Body), `"two_factor_code":[`) {
 			t.Fatalf("code without the second factor: %d %s", res.Status, res.Body)
 		}
-		tfa, _ := totp.GenerateCode(secretKey, time.Now())
+		h.advance(30 * time.Second)
+		tfa, _ := totp.GenerateCode(secretKey, h.store.Now())
 		res = app.do("POST", "/api/magic-links/tokens", map[string]string{"email": user.Email, "code": code, "two_factor_code": tfa})
 		if res.Status != 200 {
 			t.Fatalf("code with the second factor: %d %s", res.Status, res.Body)

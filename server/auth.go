@@ -162,9 +162,10 @@ func (s *Server) confirmed(ctx context.Context) bool {
 var errConfirmationRequired = &apiError{status: http.StatusLocked, Message: "Password confirmation required."}
 
 // checkOrigin refuses unsafe requests that ride on the session cookie from
-// another origin (cross-site request forgery). Requests with a bearer token
-// carry no ambient credentials and pass; any other Authorization header
-// falls back to the session, so it is checked like none.
+// another origin (cross-site request forgery). Only an API request that
+// carries a bearer token and no session cookie skips the check: it holds
+// no ambient credential. Pages are for the session alone, and a request
+// with the session cookie is checked whatever other headers it brings.
 func (s *Server) checkOrigin(next http.Handler) http.Handler {
 	cop := http.NewCrossOriginProtection()
 	if s.origin != "" {
@@ -173,7 +174,7 @@ func (s *Server) checkOrigin(next http.Handler) http.Handler {
 		}
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if _, ok := bearerToken(r.Header.Get("Authorization")); !ok {
+		if !s.tokenOnly(r) {
 			if err := cop.Check(r); err != nil {
 				writeJSONError(w, &apiError{status: http.StatusForbidden, Message: "Cross-origin request refused."})
 				return
@@ -181,4 +182,17 @@ func (s *Server) checkOrigin(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// tokenOnly reports whether r is an API request whose only credential is a
+// bearer token.
+func (s *Server) tokenOnly(r *http.Request) bool {
+	if !strings.HasPrefix(r.URL.Path, "/api/") {
+		return false
+	}
+	if _, err := r.Cookie(s.sessions.Cookie.Name); err == nil {
+		return false
+	}
+	_, ok := bearerToken(r.Header.Get("Authorization"))
+	return ok
 }

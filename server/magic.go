@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -61,14 +62,14 @@ type magicTokenInput struct {
 
 type magicMeInput struct {
 	Body struct {
-		Path     string `json:"path,omitempty" maxLength:"255" pattern:"^/([^/\\\\].*)?$" doc:"The screen to land on: a path starting with a single slash, at most 255 characters. Default /."`
+		Path     string `json:"path,omitempty" maxLength:"255" pattern:"^/([^/\\\\].*)?$" doc:"The screen to land on: a path on this app, starting with a single slash, at most 255 characters, with no backslash or control character, written or percent-encoded (422 otherwise). Default /."`
 		ReturnTo string `json:"return_to,omitempty" format:"uri" doc:"Where to go back to afterwards: a URL on this app's own origin."`
 	}
 }
 
 type magicLoginInput struct {
 	UserUUID  string `query:"user_uuid" required:"true" format:"uuid" doc:"The user's id."`
-	Path      string `query:"path" required:"true" doc:"The screen to land on: at most 255 characters, starting with a single slash not followed by another or by a backslash."`
+	Path      string `query:"path" required:"true" doc:"The screen to land on: at most 255 characters, starting with a single slash not followed by another, with no backslash or control character, written or percent-encoded."`
 	ReturnTo  string `query:"return_to" format:"uri" doc:"Optional: a URL on this app's own origin."`
 	Expires   int64  `query:"expires" required:"true" doc:"The link's expiry, Unix seconds."`
 	Signature string `query:"signature" required:"true" minLength:"1" doc:"The link's signature."`
@@ -225,17 +226,33 @@ func (s *Server) checkSignInCode(ctx context.Context, address, code string, cons
 }
 
 // checkPath applies the rules of a link's path: required, at most 255
-// characters, a single leading slash (so it cannot name another host).
+// characters, and a path on this app alone, both as written and as a URL
+// parser reads it: a browser drops tabs and newlines and reads a backslash
+// as a slash, so "/\t/evil.example" would name another host. So no control
+// character or backslash (written or percent-encoded), no scheme, no host,
+// and one leading slash, not two.
 func checkPath(path string) error {
 	switch {
 	case path == "":
 		return invalid("path", "The path field is required.")
 	case utf8.RuneCountInString(path) > 255:
 		return invalid("path", "The path may not be longer than 255 characters.")
-	case !strings.HasPrefix(path, "/") || strings.HasPrefix(path, "//") || strings.HasPrefix(path, "/\\"):
-		return invalid("path", "The path must start with a single slash, like /timeline.")
+	}
+	bad := invalid("path", "The path must be a path on this app, like /timeline: one leading slash, and no scheme, host, backslash or control character.")
+	u, err := url.Parse(path)
+	if err != nil || !onlyPath(path) || !onlyPath(u.Path) || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" {
+		return bad
 	}
 	return nil
+}
+
+// onlyPath reports whether p starts with a single slash and holds no
+// backslash or control character.
+func onlyPath(p string) bool {
+	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") {
+		return false
+	}
+	return !strings.ContainsFunc(p, func(r rune) bool { return r == '\\' || unicode.IsControl(r) })
 }
 
 // checkReturnTo accepts only URLs on this app's own origin.

@@ -156,9 +156,11 @@ func (s *Server) ConfirmWithCode(ctx context.Context, code string) error {
 	})
 }
 
-// SetPassword sets or changes the password of the session's user. It needs
-// the session confirmed (423), and answers 422 under password for one
-// shorter than store.PasswordMinLength or longer than 1024 characters.
+// SetPassword sets or changes the password of the session's user, keeps
+// this session and signs out every other one and every token not held by
+// an app (store.ChangePassword). It needs the session confirmed (423), and
+// answers 422 under password for one shorter than store.PasswordMinLength
+// or longer than 1024 characters.
 func (s *Server) SetPassword(ctx context.Context, password string) error {
 	return s.onSession(ctx, func(ctx context.Context) error {
 		if !s.confirmed(ctx) {
@@ -176,7 +178,13 @@ func (s *Server) SetPassword(ctx context.Context, password string) error {
 		if err != nil {
 			return err
 		}
-		return s.opts.Store.SetPasswordHash(ctx, current(ctx).User.ID, hash)
+		user := current(ctx).User
+		sessions, tokens, err := s.opts.Store.ChangePassword(ctx, user.ID, hash, s.sessions.Token(ctx))
+		if err != nil {
+			return err
+		}
+		logger(ctx).Info("password changed", "user_id", user.ID, "sessions_ended", sessions, "tokens_revoked", tokens)
+		return nil
 	})
 }
 

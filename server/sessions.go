@@ -2,12 +2,12 @@ package server
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
-	"github.com/pquerna/otp/totp"
 
 	"github.com/recur-journal/recur/server/mail"
 	"github.com/recur-journal/recur/store"
@@ -64,11 +64,14 @@ func (s *Server) registerSessions() {
 	o := op(http.MethodPost, "/login", "login", "Sign-in", "Sign in with address and password", "", http.StatusUnprocessableEntity, http.StatusTooManyRequests)
 	o.Description = "Open. Starts a browser session (cookie recur_session). With two-factor on, answers two_factor true and the session waits for POST /two-factor-challenge. " +
 		"Limited to 5 tries a minute per address and IP, and 20 at once then one every 6 seconds per IP across addresses; " +
+		"10 wrong passwords for one account within 15 minutes, from any addresses, lock its password sign-in for 15 minutes, " +
+		"during which the right password gets the same 422 as a wrong one (as every address does, known or not); " +
 		"429 with Retry-After also when the server is checking as many passwords as it has cores for longer than 2 seconds."
 	huma.Register(s.api, o, s.login)
 
 	o = op(http.MethodPost, "/two-factor-challenge", "two-factor-challenge", "Sign-in", "Give the second factor of a sign-in", "", http.StatusUnprocessableEntity, http.StatusTooManyRequests)
-	o.Description = "Open, on the session that signed in. Takes the authenticator's code or a recovery code."
+	o.Description = "Open, on the session that signed in. Takes the authenticator's code or a recovery code. An authenticator code works once. " +
+		"5 wrong codes for one account within 15 minutes, from any sessions and addresses, lock its second factor for 15 minutes: 429 with Retry-After."
 	huma.Register(s.api, o, s.twoFactorChallenge)
 
 	o = op(http.MethodPost, "/logout", "logout", "Sign-in", "Sign out", "*", http.StatusUnauthorized)
@@ -78,7 +81,8 @@ func (s *Server) registerSessions() {
 	o = op(http.MethodPost, "/user/confirm-password", "confirm-password", "Sign-in", "Confirm the session with the password", "*",
 		http.StatusBadRequest, http.StatusUnauthorized, http.StatusUnprocessableEntity, http.StatusTooManyRequests)
 	o.Description = "Sensitive actions need a session confirmed within the last 15 minutes. Only a session can be confirmed: a token gets 400. " +
-		"429 with Retry-After after 5 tries a minute, or when the server is busy checking other passwords."
+		"429 with Retry-After after 5 tries a minute, while the account's password sign-in is locked (10 wrong passwords in 15 minutes, here or at POST /login), " +
+		"or when the server is busy checking other passwords."
 	huma.Register(s.api, o, s.confirmPassword)
 
 	o = op(http.MethodPost, "/user/confirmation-codes", "send-confirmation-code", "Sign-in", "Mail a code to confirm the session", "*",
@@ -113,12 +117,24 @@ func (s *Server) login(ctx context.Context, in *loginInput) (*struct{ Body TwoFa
 	} else if err != nil {
 		return nil, err
 	}
+	until, err := s.lockedUntil(ctx, user, store.FactorPassword)
+	if err != nil {
+		return nil, err
+	}
 	ok, err := s.passwords.check(ctx, s.opts.Store, user, in.Body.Password)
 	if err != nil {
 		return nil, err
 	}
-	if !ok {
+	// A locked account answers as a wrong password does, after the same
+	// work, so that a lock tells nobody the address has an account.
+	if !ok || !until.IsZero() {
+		if err := s.failed(ctx, user, store.FactorPassword); err != nil {
+			return nil, err
+		}
 		return nil, errBadCredentials
+	}
+	if err := s.passed(ctx, user, store.FactorPassword); err != nil {
+		return nil, err
 	}
 	return s.afterFirstFactor(ctx, user, in.Body.Remember)
 }
@@ -162,22 +178,35 @@ func (s *Server) twoFactorChallenge(ctx context.Context, in *challengeInput) (*s
 	return &struct{ Body TwoFactorState }{TwoFactorState{TwoFactor: false}}, nil
 }
 
-// checkSecondFactor checks an authenticator code or uses up a recovery code.
+// checkSecondFactor checks an authenticator code or uses up a recovery code,
+// within the account's lock: wrong ones count against it, whatever the
+// address they come from.
 func (s *Server) checkSecondFactor(ctx context.Context, user *store.User, code, recovery string) error {
-	switch {
-	case recovery != "":
-		return s.opts.Store.UseRecoveryCode(ctx, user.ID, s.keys.mac("recovery", normaliseRecovery(recovery)))
-	case code != "":
-		secret, err := s.keys.open(user.TwoFactorSecret)
-		if err != nil {
-			return err
-		}
-		if !totp.Validate(strings.TrimSpace(code), secret) {
-			return invalid("code", "The two-factor code is invalid.")
-		}
-		return nil
+	if recovery == "" && code == "" {
+		return invalid("code", "The code field is required: the authenticator's code, or a recovery_code.")
 	}
-	return invalid("code", "The code field is required: the authenticator's code, or a recovery_code.")
+	until, err := s.lockedUntil(ctx, user, store.FactorTwoFactor)
+	if err != nil {
+		return err
+	}
+	if !until.IsZero() {
+		return errLocked("two-factor codes", until, s.opts.Store.Now())
+	}
+	if recovery != "" {
+		err = s.opts.Store.UseRecoveryCode(ctx, user.ID, s.keys.mac("recovery", normaliseRecovery(recovery)))
+	} else {
+		err = s.checkTOTP(ctx, user, code)
+	}
+	if err == nil {
+		return s.passed(ctx, user, store.FactorTwoFactor)
+	}
+	var ae *apiError
+	if store.ErrorCode(err) == store.EINVALID || (errors.As(err, &ae) && ae.status == http.StatusUnprocessableEntity) {
+		if ferr := s.failed(ctx, user, store.FactorTwoFactor); ferr != nil {
+			return ferr
+		}
+	}
+	return err
 }
 
 func (s *Server) logout(ctx context.Context, _ *struct{}) (*struct{ Body Message }, error) {
@@ -205,12 +234,25 @@ func (s *Server) confirmPassword(ctx context.Context, in *passwordInput) (*struc
 	if p.User.PasswordHash == "" {
 		return nil, invalid("password", "This account has no password; confirm with a mailed code instead (POST /user/confirmation-codes).")
 	}
+	until, err := s.lockedUntil(ctx, p.User, store.FactorPassword)
+	if err != nil {
+		return nil, err
+	}
+	if !until.IsZero() {
+		return nil, errLocked("passwords", until, s.opts.Store.Now())
+	}
 	ok, err := s.passwords.check(ctx, s.opts.Store, p.User, in.Body.Password)
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
+		if err := s.failed(ctx, p.User, store.FactorPassword); err != nil {
+			return nil, err
+		}
 		return nil, invalid("password", "The password is incorrect.")
+	}
+	if err := s.passed(ctx, p.User, store.FactorPassword); err != nil {
+		return nil, err
 	}
 	s.sessions.Put(ctx, sessionConfirmedAt, s.opts.Store.Now().Unix())
 	return &struct{ Body ConfirmedStatus }{ConfirmedStatus{true}}, nil

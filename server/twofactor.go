@@ -89,12 +89,9 @@ func (s *Server) confirmTwoFactor(ctx context.Context, in *twoFactorCodeInput) (
 	if user.TwoFactorSecret == "" {
 		return nil, invalid("code", "Start with POST /user/two-factor-authentication to get a secret first.")
 	}
-	secret, err := s.keys.open(user.TwoFactorSecret)
-	if err != nil {
+	// The code is used up: it cannot sign in a second time.
+	if err := s.checkTOTP(ctx, user, in.Body.Code); err != nil {
 		return nil, err
-	}
-	if !totp.Validate(strings.TrimSpace(in.Body.Code), secret) {
-		return nil, invalid("code", "The two-factor code is invalid.")
 	}
 	codes, hashes := s.newRecoveryCodes()
 	if err := s.opts.Store.ConfirmTwoFactor(ctx, user.ID, hashes); err != nil {

@@ -121,6 +121,38 @@ func (s *Store) EndOtherSessions(ctx context.Context, userID, keep string) (int,
 	return int(n), err
 }
 
+// ChangePassword sets the user's password hash and ends what the old
+// password may have opened: every session of the user but the one whose
+// cookie token is keep ("" keeps none), and every token not held by an app
+// (tokens from signing in, and from recur token create). Apps keep theirs:
+// each was given for a purpose, and is revoked on its own. It returns how
+// many sessions and tokens it ended, or ENOTFOUND for an unknown user.
+func (s *Store) ChangePassword(ctx context.Context, userID, hash, keep string) (sessions, tokens int, err error) {
+	err = s.update(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?`, hash, FormatTime(s.Now()), userID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return NotFound("User")
+		}
+		if res, err = tx.ExecContext(ctx, `DELETE FROM sessions WHERE user_id = ? AND token <> ?`, userID, keep); err != nil {
+			return err
+		}
+		n, _ := res.RowsAffected()
+		sessions = int(n)
+		res, err = tx.ExecContext(ctx, `UPDATE personal_access_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL
+			AND NOT EXISTS (SELECT 1 FROM apps WHERE apps.token_id = personal_access_tokens.id)`, FormatTime(s.Now()), userID)
+		if err != nil {
+			return err
+		}
+		n, _ = res.RowsAffected()
+		tokens = int(n)
+		return nil
+	})
+	return sessions, tokens, err
+}
+
 // ListedToken is a live token of the user, with the app it belongs to if any.
 type ListedToken struct {
 	Token

@@ -125,7 +125,9 @@ func TestSecurityPage(t *testing.T) {
 	t.Run("PasswordNeedsConfirmation", func(t *testing.T) {
 		mustHave(t, b.post("/settings/security/password", url.Values{"password": {"a new password"}, "password_confirmation": {"a new password"}}),
 			http.StatusLocked, "Mail me a code")
-		mustHave(t, b.post("/settings/security/confirm/code", nil), 200, "A code is on its way")
+		sent := b.post("/settings/security/confirm/code", nil)
+		mustHave(t, sent, http.StatusSeeOther)
+		mustHave(t, b.get(sent.location), 200, "A code is on its way")
 		code := h.mail.next(t).Code
 		mustHave(t, b.post("/settings/security/confirm", url.Values{"code": {"999999x"}}), 422)
 		if got := b.post("/settings/security/confirm", url.Values{"code": {code}}); got.status != http.StatusSeeOther {

@@ -35,6 +35,10 @@ type securityData struct {
 	// (the API's 423): the page asks for the password or a mailed code.
 	Confirm  bool
 	CodeSent bool
+	// Next is the action that asked for the confirmation (a key of
+	// resumable), which the page goes on with once it is given.
+	Next     string
+	Open     string // the confirming <details> to show open: delete or two-factor-off
 	Setup    *server.TwoFactorSetup
 	QR       template.HTML // the setup's QR code, an SVG made by the server
 	Recovery []string      // recovery codes, shown this once
@@ -71,15 +75,50 @@ func (a *App) securityRoutes() {
 	a.mux.HandleFunc("POST /settings/security/tokens/{id}/delete", a.signedIn(a.revokeToken))
 	a.mux.HandleFunc("POST /settings/security/account/delete", a.signedIn(a.deleteAccount))
 	a.mux.HandleFunc("GET /goodbye", a.goodbye)
+	// The actions' addresses answer a reload or a typed address with the
+	// page, never 404.
+	a.mux.HandleFunc("GET /settings/security/", a.signedIn(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/settings/security", http.StatusSeeOther)
+	}))
+}
+
+// resumable names the actions that may ask to confirm it is you first, by
+// the address of their form: once confirmed, the page goes on with the
+// action (see confirmSession).
+var resumable = map[string]string{
+	"/settings/security/two-factor":                "two-factor",
+	"/settings/security/two-factor/recovery-codes": "recovery-codes",
+	"/settings/security/two-factor/disable":        "two-factor-off",
+	"/settings/security/password":                  "password",
+	"/settings/security/account/delete":            "delete",
+}
+
+// nextOf is the resumable action a form names, or "".
+func nextOf(r *http.Request) string {
+	next := r.FormValue("next")
+	for _, v := range resumable {
+		if v == next {
+			return next
+		}
+	}
+	return ""
 }
 
 func (a *App) security(w http.ResponseWriter, r *http.Request) {
 	d := securityData{}
 	switch r.URL.Query().Get("done") {
 	case "password":
-		d.Notice, d.Form = "The password is saved.", "password"
+		d.Notice, d.Form = "The password is saved. Every other browser is signed out, and every token but your apps' is revoked.", "password"
 	case "confirmed":
 		d.Notice, d.Form = "The session is confirmed for 15 minutes.", "confirm"
+		switch nextOf(r) {
+		case "password":
+			d.Notice, d.Form = "Confirmed for 15 minutes: set the password now.", "password"
+		case "two-factor-off":
+			d.Notice, d.Form, d.Open = "Confirmed for 15 minutes: press Turn off to turn two-factor sign-in off.", "two-factor", "two-factor-off"
+		case "delete":
+			d.Notice, d.Form, d.Open = "Confirmed for 15 minutes: press Delete my account for good to delete it.", "delete", "delete"
+		}
 	case "two-factor-off":
 		d.Notice, d.Form = "Two-factor sign-in is off.", "two-factor"
 	case "signed-out":
@@ -88,6 +127,9 @@ func (a *App) security(w http.ResponseWriter, r *http.Request) {
 		d.Notice, d.Form = "That browser is signed out.", "sessions"
 	case "token":
 		d.Notice, d.Form = "The token is revoked.", "tokens"
+	}
+	if r.URL.Query().Get("step") == "code" {
+		d = securityData{Confirm: true, CodeSent: true, Form: "confirm", Next: nextOf(r)}
 	}
 	a.renderSecurity(w, r, http.StatusOK, d)
 }
@@ -147,34 +189,57 @@ func (a *App) act(w http.ResponseWriter, r *http.Request, form, done string, err
 	}
 	d := securityData{Error: msg, Form: form}
 	if status == http.StatusLocked {
-		d = securityData{Confirm: true, Form: "confirm",
-			Error: "Confirm it is you first (with your password or a mailed code), then try again."}
+		d = securityData{Confirm: true, Form: "confirm", Next: resumable[r.URL.Path],
+			Error: "Confirm it is you first (with your password or a mailed code); then the page goes on."}
 	}
 	a.renderSecurity(w, r, status, d)
 }
 
+// confirmSession confirms the session by password or mailed code, then goes
+// on with the action that asked for it: setting up two-factor or making
+// new recovery codes at once, the others back at their form.
 func (a *App) confirmSession(w http.ResponseWriter, r *http.Request) {
 	var err error
-	if code := r.PostFormValue("code"); code != "" {
+	code := r.PostFormValue("code")
+	if code != "" {
 		err = a.opts.Accounts.ConfirmWithCode(r.Context(), code)
 	} else {
 		err = a.opts.Accounts.ConfirmWithPassword(r.Context(), r.PostFormValue("password"))
 	}
+	next := nextOf(r)
 	if err != nil {
 		if status, msg, ok := personalError(err); ok {
-			a.renderSecurity(w, r, status, securityData{Confirm: true, Error: msg, Form: "confirm", CodeSent: r.PostFormValue("code") != ""})
+			a.renderSecurity(w, r, status, securityData{Confirm: true, Error: msg, Form: "confirm", CodeSent: code != "", Next: next})
 			return
 		}
+		a.fail(w, r, err)
+		return
 	}
-	a.act(w, r, "confirm", "confirmed", err)
+	switch next {
+	case "two-factor":
+		a.startTwoFactor(w, r)
+	case "recovery-codes":
+		a.newRecoveryCodes(w, r)
+	case "":
+		a.act(w, r, "confirm", "confirmed", nil)
+	default:
+		http.Redirect(w, r, "/settings/security?done=confirmed&next="+next+"#"+map[string]string{
+			"password": "password", "two-factor-off": "two-factor", "delete": "delete"}[next], http.StatusSeeOther)
+	}
 }
 
+// mailConfirmationCode mails a code and goes to the step that asks for it,
+// an address of its own, so that a reload shows it again and mails nothing.
 func (a *App) mailConfirmationCode(w http.ResponseWriter, r *http.Request) {
 	if err := a.opts.Accounts.MailConfirmationCode(r.Context()); err != nil {
 		a.act(w, r, "confirm", "", err)
 		return
 	}
-	a.renderSecurity(w, r, http.StatusOK, securityData{Confirm: true, CodeSent: true, Form: "confirm"})
+	to := "/settings/security?step=code"
+	if next := nextOf(r); next != "" {
+		to += "&next=" + next
+	}
+	http.Redirect(w, r, to+"#confirm", http.StatusSeeOther)
 }
 
 func (a *App) setPassword(w http.ResponseWriter, r *http.Request) {
