@@ -16,23 +16,27 @@ import (
 
 // composeFile is the part of compose.yaml the checks below read.
 type composeFile struct {
-	Services map[string]struct {
-		Image       string            `yaml:"image"`
-		Build       string            `yaml:"build"`
-		Restart     string            `yaml:"restart"`
-		Ports       []string          `yaml:"ports"`
-		Environment map[string]string `yaml:"environment"`
-		Volumes     []string          `yaml:"volumes"`
-		Command     []string          `yaml:"command"`
-		Deploy      any               `yaml:"deploy"`
-		Healthcheck *struct {
-			Test []string `yaml:"test"`
-		} `yaml:"healthcheck"`
-		DependsOn map[string]struct {
-			Condition string `yaml:"condition"`
-		} `yaml:"depends_on"`
-	} `yaml:"services"`
-	Volumes map[string]any `yaml:"volumes"`
+	Services map[string]composeService `yaml:"services"`
+	Volumes  map[string]any            `yaml:"volumes"`
+}
+
+type composeService struct {
+	Image       string            `yaml:"image"`
+	Build       string            `yaml:"build"`
+	Restart     string            `yaml:"restart"`
+	Ports       []string          `yaml:"ports"`
+	Environment map[string]string `yaml:"environment"`
+	Volumes     []string          `yaml:"volumes"`
+	Command     []string          `yaml:"command"`
+	Deploy      any               `yaml:"deploy"`
+	ReadOnly    bool              `yaml:"read_only"`
+	Tmpfs       []string          `yaml:"tmpfs"`
+	Healthcheck *struct {
+		Test []string `yaml:"test"`
+	} `yaml:"healthcheck"`
+	DependsOn map[string]struct {
+		Condition string `yaml:"condition"`
+	} `yaml:"depends_on"`
 }
 
 // interpolate replaces compose's ${NAME:-default} by the default, as
@@ -41,7 +45,9 @@ func interpolate(s string) string {
 	return regexp.MustCompile(`\$\{[A-Z_]+:-([^}]*)\}`).ReplaceAllString(s, "$1")
 }
 
-func TestComposeFile(t *testing.T) {
+// readCompose reads compose.yaml, and its text.
+func readCompose(t *testing.T) (composeFile, []byte) {
+	t.Helper()
 	raw, err := os.ReadFile("compose.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -50,6 +56,17 @@ func TestComposeFile(t *testing.T) {
 	if err := yaml.Unmarshal(raw, &c); err != nil {
 		t.Fatalf("compose.yaml is not valid YAML: %v", err)
 	}
+	return c, raw
+}
+
+// composeRecur is compose.yaml's service recur.
+func composeRecur(t *testing.T) composeService {
+	c, _ := readCompose(t)
+	return c.Services["recur"]
+}
+
+func TestComposeFile(t *testing.T) {
+	c, raw := readCompose(t)
 	recur, ollama, pull := c.Services["recur"], c.Services["ollama"], c.Services["ollama-pull"]
 
 	t.Run("RecurFromTheDockerfile", func(t *testing.T) {
@@ -66,6 +83,17 @@ func TestComposeFile(t *testing.T) {
 			if !strings.HasPrefix(p, "127.0.0.1:") {
 				t.Errorf("port %q is published beyond the loopback address", p)
 			}
+		}
+	})
+	t.Run("ReadOnlyWithTmpfs", func(t *testing.T) {
+		// TestContainer runs the image with these and no other writable place.
+		if !recur.ReadOnly || !slices.ContainsFunc(recur.Tmpfs, func(s string) bool { return strings.HasPrefix(s, "/tmp:") || s == "/tmp" }) {
+			t.Errorf("recur has read_only %v and tmpfs %v, want a read-only root and /tmp in memory", recur.ReadOnly, recur.Tmpfs)
+		}
+	})
+	t.Run("BaseURLFromEnvFile", func(t *testing.T) {
+		if got, want := recur.Environment["RECUR_SERVER_BASE_URL"], "${RECUR_BASE_URL:-http://localhost:8080}"; got != want {
+			t.Errorf("RECUR_SERVER_BASE_URL is %q, want %q: set in .env, with a default", got, want)
 		}
 	})
 	t.Run("RecurSettingsAreKeys", func(t *testing.T) {
