@@ -240,3 +240,20 @@ func TestSystemdUnit(t *testing.T) {
 		}
 	})
 }
+
+// TestToolchainPinnedEverywhere guards one Go release for every build:
+// go.mod's toolchain line, the Dockerfile's build stage and the workflow's
+// image name the same, while the go line stays the oldest Go that builds.
+func TestToolchainPinnedEverywhere(t *testing.T) {
+	mod := string(readFile(t, "go.mod"))
+	toolchain := regexp.MustCompile(`(?m)^toolchain go(\S+)$`).FindStringSubmatch(mod)
+	if toolchain == nil || !regexp.MustCompile(`(?m)^go 1\.\d+\.\d+$`).MatchString(mod) {
+		t.Fatal("go.mod wants a go line and a toolchain line")
+	}
+	if got := strings.TrimPrefix(dockerfileLine(t, "ARG GO_VERSION="), "ARG GO_VERSION="); got != toolchain[1] {
+		t.Errorf("the Dockerfile builds with Go %s, go.mod's toolchain is %s", got, toolchain[1])
+	}
+	if wf := string(readFile(t, ".github/workflows/test.yaml")); !strings.Contains(wf, "image: golang:"+toolchain[1]+"-") {
+		t.Errorf("the test workflow does not run in the golang:%s image", toolchain[1])
+	}
+}
