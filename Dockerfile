@@ -24,12 +24,12 @@ ARG COMMIT=""
 # build cache are kept between builds.
 ENV GOTOOLCHAIN=local CGO_ENABLED=0
 RUN --mount=type=cache,target=/go/pkg/mod \
-    --mount=type=bind,source=go.mod,target=go.mod \
-    --mount=type=bind,source=go.sum,target=go.sum \
+    --mount=type=bind,source=go.mod,target=/src/go.mod \
+    --mount=type=bind,source=go.sum,target=/src/go.sum \
     go mod download
 RUN --mount=type=cache,target=/go/pkg/mod \
     --mount=type=cache,target=/root/.cache/go-build \
-    --mount=type=bind,target=. \
+    --mount=type=bind,target=/src \
     mkdir -p "/$TARGETPLATFORM" && \
     GOOS="$TARGETOS" GOARCH="$TARGETARCH" GOARM="${TARGETVARIANT#v}" \
     go build -trimpath -buildvcs=false \
