@@ -1,18 +1,47 @@
 # Recur's image: the static binary on scratch and the little it needs
 # besides (a user, its folders). CA roots and time zones are inside the
-# binary, so nothing else is installed and no base image is pulled.
+# binary, so nothing else is installed at run time.
 #
-# Build the binary first, then the image:
-#   CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o recur .
+# From a clone, with only Docker (or Podman):
 #   docker build -t recur .
-# and run it with a volume for the journal:
 #   docker run -d --name recur -p 127.0.0.1:8080:8080 -v recur-data:/data recur
-# (or use compose.yaml, which starts Ollama beside it).
+# (or `docker compose up -d`, which starts Ollama beside it). The stage
+# named build compiles the binary; a release build (GoReleaser) and CI
+# instead hand in binaries built outside, in a folder holding
+# <os>/<arch>[/<variant>]/recur, and pull nothing:
+#   podman build --build-context build=DIR -t recur .
+# Set VERSION and COMMIT (--build-arg) to stamp them into the binary.
+
+# The Go release that builds Recur: the toolchain line of go.mod.
+ARG GO_VERSION=1.27.3
+
+FROM --platform=$BUILDPLATFORM golang:${GO_VERSION} AS build
+WORKDIR /src
+ARG TARGETPLATFORM TARGETOS TARGETARCH TARGETVARIANT
+ARG VERSION=""
+ARG COMMIT=""
+# The toolchain is the image's own (no download), the modules and the
+# build cache are kept between builds.
+ENV GOTOOLCHAIN=local CGO_ENABLED=0
+RUN --mount=type=cache,target=/go/pkg/mod \
+    --mount=type=bind,source=go.mod,target=/src/go.mod \
+    --mount=type=bind,source=go.sum,target=/src/go.sum \
+    go mod download
+RUN --mount=type=cache,target=/go/pkg/mod \
+    --mount=type=cache,target=/root/.cache/go-build \
+    --mount=type=bind,target=/src \
+    mkdir -p "/$TARGETPLATFORM" && \
+    GOOS="$TARGETOS" GOARCH="$TARGETARCH" GOARM="${TARGETVARIANT#v}" \
+    go build -trimpath -buildvcs=false \
+      -ldflags="-s -w -X main.version=${VERSION} -X main.commit=${COMMIT}" \
+      -o "/$TARGETPLATFORM/recur" .
+
 FROM scratch
 
 LABEL org.opencontainers.image.title="Recur" \
       org.opencontainers.image.description="A private journal that notices what keeps coming back" \
-      org.opencontainers.image.licenses="Apache-2.0"
+      org.opencontainers.image.licenses="Apache-2.0" \
+      org.opencontainers.image.source="https://github.com/recur-journal/recur"
 
 # The user Recur runs as, and the folders it owns: /data for the journal
 # (a volume: a new named volume starts out owned by that user) and /tmp
@@ -20,7 +49,8 @@ LABEL org.opencontainers.image.title="Recur" \
 COPY deploy/container/etc/passwd deploy/container/etc/group /etc/
 COPY --chown=65532:65532 deploy/container/empty/ /data/
 COPY --chown=65532:65532 deploy/container/empty/ /tmp/
-COPY recur /usr/local/bin/recur
+ARG TARGETPLATFORM
+COPY --from=build /$TARGETPLATFORM/recur /usr/local/bin/recur
 
 # The journal lives in a folder of the volume that Recur makes itself,
 # private to its user (0700); the volume's root may hold other things,
@@ -34,7 +64,8 @@ VOLUME /data
 EXPOSE 8080
 
 # recur health asks the server on the loopback address; a degraded server
-# (Ollama away: entries are kept and wait) is still healthy.
+# (Ollama away: entries are kept and wait) is still healthy. Podman's own
+# image format drops this line: compose.yaml repeats it.
 HEALTHCHECK --interval=30s --timeout=10s --start-period=20s --retries=3 CMD ["recur", "health"]
 
 ENTRYPOINT ["recur"]

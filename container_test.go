@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -52,11 +53,12 @@ func (p podman) must(timeout time.Duration, args ...string) string {
 	return out
 }
 
-// TestContainer builds the image from the Dockerfile, runs it with a named
-// volume, waits for its health check, makes a user and a token inside it,
-// posts a capture, restarts the container and finds the capture in the
-// volume. It needs podman (and root, or a user podman works for): CI
-// installs it and fails without it; elsewhere the test skips.
+// TestContainer builds the image's final stage from a binary built here,
+// runs it read-only with a named volume, waits for its health check, makes
+// a user and a token inside it, posts a capture, restarts the container and
+// finds the capture in the volume; then it runs it as another user on a
+// folder of the host. It needs podman (and root, or a user podman works
+// for): CI installs it and fails without it; elsewhere the test skips.
 func TestContainer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs a container image")
@@ -71,23 +73,16 @@ func TestContainer(t *testing.T) {
 	suffix := randomSuffix(t)
 	image, volume, name := "localhost/recur-test-"+suffix, "recur-test-"+suffix, "recur-test-"+suffix
 
-	// The build context is what .dockerignore lets through: the binary,
-	// built as the Dockerfile says, and deploy/container.
-	ctxDir := t.TempDir()
-	goBuild := func(extra ...string) ([]byte, error) {
-		args := append([]string{"build", "-trimpath", "-ldflags=-s -w"}, extra...)
-		build := exec.Command("go", append(args, "-o", filepath.Join(ctxDir, "recur"), ".")...)
-		build.Env = append(os.Environ(), "CGO_ENABLED=0")
-		return build.CombinedOutput()
-	}
-	out, err := goBuild()
-	if err != nil && bytes.Contains(out, []byte("-buildvcs=false")) {
-		// A checkout git refuses to read (owned by another user) cannot
-		// stamp the commit; the image is the same without it.
-		t.Logf("building without the commit: %s", out)
-		out, err = goBuild("-buildvcs=false")
-	}
-	if err != nil {
+	// CI pulls nothing: the stage named build, which compiles Recur in the
+	// golang image, is replaced by a folder holding the binary where that
+	// stage leaves it (<os>/<arch>/recur), as a release build does.
+	binDir, ctxDir := t.TempDir(), t.TempDir()
+	wantVersion, wantCommit := "v0.0.0-container", "c0mm17-"+suffix
+	ldflags := "-s -w -X main.version=" + wantVersion + " -X main.commit=" + wantCommit
+	build := exec.Command("go", "build", "-trimpath", "-buildvcs=false", "-ldflags="+ldflags,
+		"-o", filepath.Join(binDir, "linux", runtime.GOARCH, "recur"), ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux")
+	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	for _, f := range []string{"Dockerfile", ".dockerignore", "deploy/container/etc/passwd", "deploy/container/etc/group", "deploy/container/empty/.gitkeep"} {
@@ -96,13 +91,14 @@ func TestContainer(t *testing.T) {
 
 	t.Cleanup(func() {
 		// Each removal is tried whatever happened before; none may be left.
-		for _, args := range [][]string{{"rm", "-f", "-t", "0", name}, {"volume", "rm", "-f", volume}, {"rmi", "-f", image}} {
+		for _, args := range [][]string{{"rm", "-f", "-t", "0", name}, {"rm", "-f", "-t", "0", name + "-bind"}, {"volume", "rm", "-f", volume}, {"rmi", "-f", image}} {
 			if _, err := p.run(time.Minute, args...); err != nil {
 				t.Errorf("clean up: %v", err)
 			}
 		}
 	})
-	p.must(5*time.Minute, "build", "--format", "docker", "--layers=false", "-t", image, ctxDir)
+	p.must(5*time.Minute, "build", "--pull=never", "--build-context", "build="+binDir,
+		"--format", "docker", "--layers=false", "-t", image, ctxDir)
 
 	t.Run("Image", func(t *testing.T) {
 		size, err := strconv.ParseInt(p.must(time.Minute, "image", "inspect", "--format", "{{.Size}}", image), 10, 64)
@@ -120,12 +116,18 @@ func TestContainer(t *testing.T) {
 		}
 	})
 
+	// It runs as compose.yaml runs it: a read-only root with the tmpfs
+	// compose.yaml names and no other.
+	readOnly := []string{"--read-only", "--read-only-tmpfs=false"}
+	for _, tmpfs := range composeRecur(t).Tmpfs {
+		readOnly = append(readOnly, "--tmpfs", tmpfs)
+	}
+	limits := []string{"--ulimit", "nofile=1024:1024", "--ulimit", "nproc=1000:1000"}
 	port := freePort(t)
 	base := "http://127.0.0.1:" + port + "/api"
 	p.must(time.Minute, "volume", "create", volume)
-	p.must(2*time.Minute, "run", "-d", "--name", name,
-		"--ulimit", "nofile=1024:1024", "--ulimit", "nproc=1000:1000",
-		"-p", "127.0.0.1:"+port+":8080", "-v", volume+":/data", image)
+	run := append(append([]string{"run", "-d", "--name", name}, limits...), readOnly...)
+	p.must(2*time.Minute, append(run, "-p", "127.0.0.1:"+port+":8080", "-v", volume+":/data", image)...)
 	waitHealthy(t, p, name, base)
 
 	id := p.must(time.Minute, "exec", name, "recur", "user", "add", "owner@example.com")
@@ -153,9 +155,30 @@ func TestContainer(t *testing.T) {
 	if status != http.StatusOK || data["original"] != text {
 		t.Fatalf("after the restart GET /captures/%s = %d %v, want the capture with its text", captureID, status, got)
 	}
-	if out := p.must(time.Minute, "exec", name, "recur", "version"); !strings.HasPrefix(out, "recur ") || !strings.Contains(out, "commit:") {
-		t.Errorf("recur version in the image printed %q", out)
+	if out := p.must(time.Minute, "exec", name, "recur", "version"); !strings.HasPrefix(out, "recur "+wantVersion+"\n") || !strings.Contains(out, "commit:   "+wantCommit+"\n") {
+		t.Errorf("recur version in the image printed %q, want the version and commit it was linked with", out)
 	}
+
+	t.Run("BindMountWithUser", func(t *testing.T) {
+		// A folder of the host owned by the user compose.yaml's user: names.
+		if os.Geteuid() != 0 {
+			t.Skip("making a folder another user owns needs root")
+		}
+		dir, uid := t.TempDir(), 4321
+		if err := os.Chown(dir, uid, uid); err != nil {
+			t.Fatal(err)
+		}
+		port := freePort(t)
+		bind := name + "-bind"
+		run := append(append([]string{"run", "-d", "--name", bind, "--user", fmt.Sprintf("%d:%d", uid, uid)}, limits...), readOnly...)
+		p.must(2*time.Minute, append(run, "-p", "127.0.0.1:"+port+":8080", "-v", dir+":/data", image)...)
+		waitHealthy(t, p, bind, "http://127.0.0.1:"+port+"/api")
+		// The folder is 0700: only its owner (no capability is left to
+		// the container's user) could have written the journal there.
+		if _, err := os.Stat(filepath.Join(dir, "recur", "recur.db")); err != nil {
+			t.Fatalf("the journal is not in the bind-mounted folder: %v", err)
+		}
+	})
 }
 
 // waitHealthy waits, for at most a minute, until the container's own

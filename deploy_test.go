@@ -16,23 +16,27 @@ import (
 
 // composeFile is the part of compose.yaml the checks below read.
 type composeFile struct {
-	Services map[string]struct {
-		Image       string            `yaml:"image"`
-		Build       string            `yaml:"build"`
-		Restart     string            `yaml:"restart"`
-		Ports       []string          `yaml:"ports"`
-		Environment map[string]string `yaml:"environment"`
-		Volumes     []string          `yaml:"volumes"`
-		Command     []string          `yaml:"command"`
-		Deploy      any               `yaml:"deploy"`
-		Healthcheck *struct {
-			Test []string `yaml:"test"`
-		} `yaml:"healthcheck"`
-		DependsOn map[string]struct {
-			Condition string `yaml:"condition"`
-		} `yaml:"depends_on"`
-	} `yaml:"services"`
-	Volumes map[string]any `yaml:"volumes"`
+	Services map[string]composeService `yaml:"services"`
+	Volumes  map[string]any            `yaml:"volumes"`
+}
+
+type composeService struct {
+	Image       string            `yaml:"image"`
+	Build       string            `yaml:"build"`
+	Restart     string            `yaml:"restart"`
+	Ports       []string          `yaml:"ports"`
+	Environment map[string]string `yaml:"environment"`
+	Volumes     []string          `yaml:"volumes"`
+	Command     []string          `yaml:"command"`
+	Deploy      any               `yaml:"deploy"`
+	ReadOnly    bool              `yaml:"read_only"`
+	Tmpfs       []string          `yaml:"tmpfs"`
+	Healthcheck *struct {
+		Test []string `yaml:"test"`
+	} `yaml:"healthcheck"`
+	DependsOn map[string]struct {
+		Condition string `yaml:"condition"`
+	} `yaml:"depends_on"`
 }
 
 // interpolate replaces compose's ${NAME:-default} by the default, as
@@ -41,7 +45,9 @@ func interpolate(s string) string {
 	return regexp.MustCompile(`\$\{[A-Z_]+:-([^}]*)\}`).ReplaceAllString(s, "$1")
 }
 
-func TestComposeFile(t *testing.T) {
+// readCompose reads compose.yaml, and its text.
+func readCompose(t *testing.T) (composeFile, []byte) {
+	t.Helper()
 	raw, err := os.ReadFile("compose.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -50,6 +56,17 @@ func TestComposeFile(t *testing.T) {
 	if err := yaml.Unmarshal(raw, &c); err != nil {
 		t.Fatalf("compose.yaml is not valid YAML: %v", err)
 	}
+	return c, raw
+}
+
+// composeRecur is compose.yaml's service recur.
+func composeRecur(t *testing.T) composeService {
+	c, _ := readCompose(t)
+	return c.Services["recur"]
+}
+
+func TestComposeFile(t *testing.T) {
+	c, raw := readCompose(t)
 	recur, ollama, pull := c.Services["recur"], c.Services["ollama"], c.Services["ollama-pull"]
 
 	t.Run("RecurFromTheDockerfile", func(t *testing.T) {
@@ -66,6 +83,17 @@ func TestComposeFile(t *testing.T) {
 			if !strings.HasPrefix(p, "127.0.0.1:") {
 				t.Errorf("port %q is published beyond the loopback address", p)
 			}
+		}
+	})
+	t.Run("ReadOnlyWithTmpfs", func(t *testing.T) {
+		// TestContainer runs the image with these and no other writable place.
+		if !recur.ReadOnly || !slices.ContainsFunc(recur.Tmpfs, func(s string) bool { return strings.HasPrefix(s, "/tmp:") || s == "/tmp" }) {
+			t.Errorf("recur has read_only %v and tmpfs %v, want a read-only root and /tmp in memory", recur.ReadOnly, recur.Tmpfs)
+		}
+	})
+	t.Run("BaseURLFromEnvFile", func(t *testing.T) {
+		if got, want := recur.Environment["RECUR_SERVER_BASE_URL"], "${RECUR_BASE_URL:-http://localhost:8080}"; got != want {
+			t.Errorf("RECUR_SERVER_BASE_URL is %q, want %q: set in .env, with a default", got, want)
 		}
 	})
 	t.Run("RecurSettingsAreKeys", func(t *testing.T) {
@@ -211,4 +239,21 @@ func TestSystemdUnit(t *testing.T) {
 			t.Errorf("the unit's exposure level is %.1f, want at most 2 (systemd rates 0 best, 10 worst)", level)
 		}
 	})
+}
+
+// TestToolchainPinnedEverywhere guards one Go release for every build:
+// go.mod's toolchain line, the Dockerfile's build stage and the workflow's
+// image name the same, while the go line stays the oldest Go that builds.
+func TestToolchainPinnedEverywhere(t *testing.T) {
+	mod := string(readFile(t, "go.mod"))
+	toolchain := regexp.MustCompile(`(?m)^toolchain go(\S+)$`).FindStringSubmatch(mod)
+	if toolchain == nil || !regexp.MustCompile(`(?m)^go 1\.\d+\.\d+$`).MatchString(mod) {
+		t.Fatal("go.mod wants a go line and a toolchain line")
+	}
+	if got := strings.TrimPrefix(dockerfileLine(t, "ARG GO_VERSION="), "ARG GO_VERSION="); got != toolchain[1] {
+		t.Errorf("the Dockerfile builds with Go %s, go.mod's toolchain is %s", got, toolchain[1])
+	}
+	if wf := string(readFile(t, ".github/workflows/test.yaml")); !strings.Contains(wf, "image: golang:"+toolchain[1]+"-") {
+		t.Errorf("the test workflow does not run in the golang:%s image", toolchain[1])
+	}
 }

@@ -2,6 +2,8 @@ module github.com/recur-journal/recur
 
 go 1.26.8
 
+toolchain go1.27.3
+
 require (
 	filippo.io/age v1.3.2
 	github.com/BurntSushi/toml v1.6.0

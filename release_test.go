@@ -33,6 +33,18 @@ func TestVersionFromBuildInfo(t *testing.T) {
 			}
 		}
 	})
+	t.Run("LinkedWins", func(t *testing.T) {
+		// A release or the image sets them when linking: they win over the
+		// pseudo-version and the commit the toolchain stamped.
+		stamped := buildFrom(&debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261123163100-6a4a40512b5e"},
+			Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "6a4a40512b5e"}}})
+		if b := stamped.linked("v1.2.3", "0f1e2d3c"); b.Version != "v1.2.3" || b.Commit != "0f1e2d3c" {
+			t.Errorf("linked = %+v, want v1.2.3 at 0f1e2d3c", b)
+		}
+		if b := stamped.linked("", ""); b != stamped {
+			t.Errorf("linked with nothing set = %+v, want %+v", b, stamped)
+		}
+	})
 	t.Run("WithoutVCS", func(t *testing.T) {
 		b := buildFrom(&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}})
 		if got, want := b.Version, "dev"; got != want {

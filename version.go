@@ -6,10 +6,15 @@ import (
 	"runtime/debug"
 )
 
-// version is the build's version as the Go toolchain stamped it: a tag such
-// as v1.0.0, or a pseudo-version naming the commit, or "dev" when the build
-// carries none (go run, tests).
-var version = readBuild().Version
+// version and commit may be set when linking, as release builds and the
+// image do (-ldflags "-X main.version=v1.0.0 -X main.commit=<hash>"): such a
+// build has no git checkout for the Go toolchain to read. Left empty, they
+// come from what the toolchain stamped: a tag such as v1.0.0, or a
+// pseudo-version naming the commit, or "dev" when the build carries none
+// (go run, tests).
+var version, commit string
+
+func init() { version = readBuild().Version }
 
 // build is what the Go toolchain recorded about this binary.
 type build struct {
@@ -23,11 +28,22 @@ type build struct {
 // readBuild reads the build information embedded in the binary. Builds
 // from a git checkout (go build, go install) carry the commit and its time.
 func readBuild() build {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return build{Version: "dev"}
+	b := build{Version: "dev"}
+	if info, ok := debug.ReadBuildInfo(); ok {
+		b = buildFrom(info)
 	}
-	return buildFrom(info)
+	return b.linked(version, commit)
+}
+
+// linked is b with the version and commit set when linking, where set.
+func (b build) linked(version, commit string) build {
+	if version != "" {
+		b.Version = version
+	}
+	if commit != "" {
+		b.Commit = commit
+	}
+	return b
 }
 
 // buildFrom picks the version and the commit out of info.
