@@ -83,6 +83,10 @@ func (s *Server) mailSignIn(r signInRequest) {
 		err = s.opts.Store.CreateUser(ctx, user)
 	}
 	if store.ErrorCode(err) == store.ENOTFOUND {
+		// Only the owner reads this: the answer was given already, the same
+		// for every address.
+		logger(ctx).Info("sign-in mail not sent: no account has this address; add it with recur user add ADDRESS, or set [auth] signup = true",
+			"email", r.email)
 		return
 	} else if err != nil {
 		logger(ctx).Error("sign-in mail", "error", err)
