@@ -71,6 +71,13 @@ func (s *Server) completeDocument() {
 				if p.In == "query" && (p.Name == "page" || p.Name == "limit") {
 					p.AllowEmptyValue = true // ?page= is the first page, ?limit= the default size
 				}
+				if p.In == "query" && p.Name == "page" {
+					// The spec has page nullable: no value is the first page.
+					// The document gets a copy; Huma validates with the original.
+					schema := *p.Schema
+					schema.Nullable = true
+					p.Schema = &schema
+				}
 			}
 			for code, r := range o.Responses {
 				n, err := strconv.Atoi(code)
