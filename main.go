@@ -216,7 +216,8 @@ func (m *Main) serve(ctx context.Context) error {
 		Metrics:         m.ops.metrics,
 	})
 	srv.Mount(web.New(web.Options{Store: m.store, Accounts: srv, Analyser: m.pipeline, Events: m.events, Health: reporter, Logger: m.Logger,
-		MailLogs: m.Config.Mail.SMTPHost == "", Importer: srv.Importer()}))
+		MailLogs: m.Config.Mail.SMTPHost == "", Importer: srv.Importer(), NoMailedLinks: m.Config.BaseURL() == ""}))
+	m.warnBaseURL()
 	srv.Start()
 	m.api = srv
 	ln, err := net.Listen("tcp", m.Config.Server.Addr)
@@ -238,7 +239,11 @@ func (m *Main) serve(ctx context.Context) error {
 	if err := m.serveMetrics(); err != nil {
 		return err
 	}
-	m.Logger.Info("recur is listening", "url", "http://"+ln.Addr().String(), "api_docs", m.Config.BaseURL()+"/api/docs/api",
+	docs := m.Config.BaseURL()
+	if docs == "" {
+		docs = "http://" + ln.Addr().String()
+	}
+	m.Logger.Info("recur is listening", "url", "http://"+ln.Addr().String(), "api_docs", docs+"/api/docs/api",
 		"data_dir", m.Config.Storage.DataDir, "version", version)
 	m.reportOllama(ctx, ollama)
 	return nil

@@ -114,11 +114,11 @@ func (s *Server) getJobBatch(ctx context.Context, in *jobBatchInput) (*struct{ B
 	return one(newJobBatch(b)), nil
 }
 
-func (s *Server) batchAnswer(b *store.JobBatch) *batchOutput {
+func (s *Server) batchAnswer(ctx context.Context, b *store.JobBatch) *batchOutput {
 	if s.opts.Analyser != nil && b.Pending > 0 {
 		s.opts.Analyser.Notify()
 	}
-	return &batchOutput{Location: s.url("/job-batches/" + b.ID), Body: Data[JobBatch]{Data: newJobBatch(b)}}
+	return &batchOutput{Location: link(ctx, "/job-batches/"+b.ID), Body: Data[JobBatch]{Data: newJobBatch(b)}}
 }
 
 func (s *Server) importCaptures(ctx context.Context, in *importInput) (*batchOutput, error) {
@@ -134,7 +134,7 @@ func (s *Server) importCaptures(ctx context.Context, in *importInput) (*batchOut
 	case err != nil:
 		return nil, err
 	}
-	return s.batchAnswer(r.Batch), nil
+	return s.batchAnswer(ctx, r.Batch), nil
 }
 
 func (s *Server) reanalyse(ctx context.Context, _ *struct{}) (*batchOutput, error) {
@@ -142,7 +142,7 @@ func (s *Server) reanalyse(ctx context.Context, _ *struct{}) (*batchOutput, erro
 	if err != nil {
 		return nil, err
 	}
-	return s.batchAnswer(b), nil
+	return s.batchAnswer(ctx, b), nil
 }
 
 func (s *Server) export(ctx context.Context, _ *struct{}) (*huma.StreamResponse, error) {

@@ -93,9 +93,14 @@ func (s *Server) mailSignIn(r signInRequest) {
 		return
 	}
 	if r.web {
-		link, _ := s.magicLink(user.ID, "/", "")
-		s.send(linkMail(user.Email, "Sign in to Recur", "sign in to Recur", link.URL, "15 minutes"))
-		return
+		if login, ok := s.mailedLink("/magic-links/login"); ok {
+			link, _ := s.magicLink(login, user.ID, "/", "")
+			s.send(linkMail(user.Email, "Sign in to Recur", "sign in to Recur", link.URL, "15 minutes"))
+			return
+		}
+		// A request's Host may be anyone's: without base_url no link is
+		// mailed, and the code below works wherever the person opened Recur.
+		logger(ctx).Warn("sign-in link not mailed: [server] base_url is not set; mailing a code instead. " + baseURLFix)
 	}
 	code := digits(6)
 	if err := s.opts.Store.CreateMailCode(ctx, user.ID, store.CodeSignIn, s.keys.mac(store.CodeSignIn, user.ID, code), MailCodeLifetime); err != nil {
