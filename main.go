@@ -196,6 +196,10 @@ func (m *Main) serve(ctx context.Context) error {
 	}
 	m.mail = mail.NewQueue(mail.QueueOptions{Sender: m.countMail(sender), Logger: m.Logger.With("part", "mail")})
 	m.mail.Start()
+	spool, err := m.openSpool()
+	if err != nil {
+		return err
+	}
 	proxies, _ := server.ParseTrustedProxies(m.Config.Server.TrustedProxies)
 	reporter := &health{store: m.store, ollama: ollama, pipeline: m.pipeline}
 	srv := server.New(server.Options{
@@ -203,6 +207,7 @@ func (m *Main) serve(ctx context.Context) error {
 		Logger:          m.Logger,
 		BaseURL:         m.Config.BaseURL(),
 		MaxBodyBytes:    m.Config.Server.MaxBodyBytes,
+		Spool:           spool,
 		Health:          reporter,
 		Analyser:        m.pipeline,
 		Version:         version,

@@ -34,6 +34,7 @@ var errorDescriptions = map[int]string{
 	http.StatusTooManyRequests:       "Too many attempts: Retry-After says how many seconds to wait.",
 	http.StatusInternalServerError:   "Something failed on the server; the log has the details under the request id.",
 	http.StatusServiceUnavailable:    "The database does not answer.",
+	http.StatusInsufficientStorage:   "The server has no room to store the upload (its disk is full); nothing of it is kept.",
 }
 
 // completeDocument adds to every operation what holds for all routes alike,

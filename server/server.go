@@ -48,6 +48,9 @@ type Options struct {
 	// MaxImportBytes bounds uploads to POST /captures/import; 0 means
 	// DefaultMaxImportBytes.
 	MaxImportBytes int64
+	// Spool is where uploads to POST /captures/import are copied while
+	// they are read; the zero Spool uses the system's temporary folder.
+	Spool journal.Spool
 	// Health reports the parts beyond the database; nil reports none.
 	Health HealthReporter
 	// Analyser is told of new and deleted captures; nil tells no one.

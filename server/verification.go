@@ -25,6 +25,8 @@ func (s *Server) registerVerification() {
 	o.Description = "Answers 200 with the string verification-link-sent, or 204 when the address is verified already. The link works for an hour. Signing in by mail also verifies the address. Without [server] base_url no link can be mailed, and the answer is 503."
 	o.Responses = map[string]*huma.Response{"204": {Description: "The address is verified already."}}
 	huma.Register(s.api, o, s.sendVerification)
+	s.api.OpenAPI().Paths["/email/verification-notification"].Post.Responses["503"].Description =
+		"No link can be mailed: [server] base_url is not set and the server listens beyond loopback."
 
 	o = op(http.MethodGet, "/email/verify", "verify-email", "Sign-in", "Verify the address by its mailed link", "", http.StatusForbidden)
 	o.Description = "Open: the signed link is the proof. A missing or malformed parameter answers 422; a link not made here, or expired, 403."
