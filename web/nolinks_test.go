@@ -36,4 +36,15 @@ func TestSignInWithoutBaseURLMailsACode(t *testing.T) {
 	if m.Code == "" || m.Link != "" || strings.Contains(m.Text, "http") {
 		t.Fatalf("the mail carries link %q, code %q; want a code alone:\n%s", m.Link, m.Code, m.Text)
 	}
+
+	// A verification mail would carry a link: the settings page says why
+	// none is sent.
+	// Signed in by password, so the address is not verified yet.
+	h.bob = storetest.MustCreateUser(t, s, "bob@example.com")
+	setPassword(t, s, h.bob, "correct horse battery")
+	bob := h.anonymous()
+	if got := bob.post("/sign-in/password", url.Values{"email": {"bob@example.com"}, "password": {"correct horse battery"}}); got.status != 303 {
+		t.Fatalf("password sign-in answered %d", got.status)
+	}
+	mustHave(t, bob.post("/settings/verification", url.Values{}), 503, "base_url")
 }

@@ -34,7 +34,9 @@ func (a *App) signinPage(w http.ResponseWriter, r *http.Request, status int, d s
 // domain code meant for the person (bad input, a limit, a confirmation
 // needed, not found); ok is false for anything else, a server error.
 func personalError(err error) (status int, msg string, ok bool) {
-	if status, ok := statusOf(err); ok && status < 500 {
+	// 503 too: its sentence says what the server lacks (or that it is
+	// stopping), for the person to know.
+	if status, ok := statusOf(err); ok && (status < 500 || status == http.StatusServiceUnavailable) {
 		return status, err.Error(), true
 	}
 	// Some checks answer the store's own bad-input error (a recovery code
