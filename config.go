@@ -278,12 +278,18 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-// BaseURL is where people reach the server: base_url, or made from addr.
+// BaseURL is where people reach the server, for mailed links: base_url,
+// or http://<addr> when addr is a loopback address (only this machine can
+// open Recur, at that address). Otherwise it is "": the address people use
+// cannot be known, since a request's Host may be anyone's.
 func (c *Config) BaseURL() string {
 	if c.Server.BaseURL != "" {
 		return strings.TrimRight(c.Server.BaseURL, "/")
 	}
-	return "http://" + c.Server.Addr
+	if loopback(c.Server.Addr) {
+		return "http://" + c.Server.Addr
+	}
+	return ""
 }
 
 // DBPath is the database file inside the data folder.

@@ -111,6 +111,10 @@ func TestComposeFile(t *testing.T) {
 		if got, want := cfg.Ollama.URL, "http://ollama:11434"; got != want {
 			t.Errorf("Recur asks Ollama at %q, want the service by name, %q", got, want)
 		}
+		cfg.Server.Addr = "0.0.0.0:8080" // the image's, from its Dockerfile
+		if problem := cfg.baseURLProblem(); problem != "" {
+			t.Errorf("in the container, base_url is %s", problem)
+		}
 	})
 	t.Run("Ollama", func(t *testing.T) {
 		if ollama.Image != "ollama/ollama" || pull.Image != "ollama/ollama" {

@@ -25,6 +25,11 @@ func (m *Main) doctor(ctx context.Context) error {
 		return problemsFound(problems)
 	}
 	report(true, "configuration", configSource(m.ConfigPath))
+	if problem := m.Config.baseURLProblem(); problem != "" {
+		report(false, "base_url", problem)
+	} else {
+		report(true, "base_url", "mailed links start with "+m.Config.BaseURL())
+	}
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	if err := m.store.Ping(pctx); err != nil {

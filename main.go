@@ -206,6 +206,10 @@ func (m *Main) serve(ctx context.Context) error {
 	m.sender.set(m.newSender(m.Config.Mail))
 	m.mail = mail.NewQueue(mail.QueueOptions{Sender: m.countMail(m.sender), Logger: m.Logger.With("part", "mail")})
 	m.mail.Start()
+	spool, err := m.openSpool()
+	if err != nil {
+		return err
+	}
 	proxies, _ := server.ParseTrustedProxies(m.Config.Server.TrustedProxies)
 	reporter := &health{store: m.store, ollama: ollama, pipeline: m.pipeline}
 	srv := server.New(server.Options{
@@ -213,6 +217,7 @@ func (m *Main) serve(ctx context.Context) error {
 		Logger:          m.Logger,
 		BaseURL:         m.Config.BaseURL(),
 		MaxBodyBytes:    m.Config.Server.MaxBodyBytes,
+		Spool:           spool,
 		Health:          reporter,
 		Analyser:        m.pipeline,
 		Version:         version,
@@ -226,7 +231,8 @@ func (m *Main) serve(ctx context.Context) error {
 		Metrics:         m.ops.metrics,
 	})
 	srv.Mount(web.New(web.Options{Store: m.store, Accounts: srv, Analyser: m.pipeline, Events: m.events, Health: reporter, Logger: m.Logger,
-		MailLogs: m.Config.Mail.SMTPHost == "", Importer: srv.Importer()}))
+		MailLogs: m.Config.Mail.SMTPHost == "", Importer: srv.Importer(), NoMailedLinks: m.Config.BaseURL() == ""}))
+	m.warnBaseURL()
 	srv.Start()
 	m.api = srv
 	ln, err := net.Listen("tcp", m.Config.Server.Addr)
@@ -248,7 +254,11 @@ func (m *Main) serve(ctx context.Context) error {
 	if err := m.serveMetrics(); err != nil {
 		return err
 	}
-	m.Logger.Info("recur is listening", "url", "http://"+ln.Addr().String(), "api_docs", m.Config.BaseURL()+"/api/docs/api",
+	docs := m.Config.BaseURL()
+	if docs == "" {
+		docs = "http://" + ln.Addr().String()
+	}
+	m.Logger.Info("recur is listening", "url", "http://"+ln.Addr().String(), "api_docs", docs+"/api/docs/api",
 		"data_dir", m.Config.Storage.DataDir, "version", version)
 	m.reportOllama(ctx, ollama)
 	return nil

@@ -113,6 +113,10 @@ func (e *BusyError) Error() string { return e.Message }
 // Importer reads uploads into journals, one per account at a time and a few
 // in all, so that imports cannot take the machine's memory or disk.
 type Importer struct {
+	// Spool is where uploads are copied while they are read; set it before
+	// the first Import. The zero Spool uses the system's temporary folder.
+	Spool Spool
+
 	store   *store.Store
 	mu      sync.Mutex
 	max     int
@@ -147,7 +151,8 @@ func (im *Importer) acquire(userID string) (release func(), err error) {
 
 // Import reads an upload into the user's journal once it holds a slot. It
 // returns a *BusyError when it gets none, an *importer.Error when the upload
-// cannot be read (nothing is imported then), the error reading the body
+// cannot be read and a *SpaceError when it cannot be spooled (nothing is
+// imported then), the error reading the body
 // ended with when that failed (a body over its limit, a client gone), and
 // the store's errors.
 func (im *Importer) Import(ctx context.Context, userID string, up Upload) (*store.ImportResult, error) {
@@ -160,7 +165,7 @@ func (im *Importer) Import(ctx context.Context, userID string, up Upload) (*stor
 	if err != nil {
 		return nil, err
 	}
-	name, res, release, err := ReadUpload(up, opts)
+	name, res, release, err := im.Spool.ReadUpload(up, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -175,6 +180,13 @@ func (im *Importer) Import(ctx context.Context, userID string, up Upload) (*stor
 // release removes them once the import is done: it is never nil, and on an
 // error they are removed already. Errors are as for Importer.Import.
 func ReadUpload(up Upload, opts importer.Options) (name string, res *importer.Result, release func(), err error) {
+	return Spool{}.ReadUpload(up, opts)
+}
+
+// ReadUpload is ReadUpload with the spool files in sp. A disk too full to
+// hold the upload, or a spool folder that cannot be written, is a
+// *SpaceError.
+func (sp Spool) ReadUpload(up Upload, opts importer.Options) (name string, res *importer.Result, release func(), err error) {
 	none := func() {}
 	body := &readErr{r: up.Body}
 	mediaType, params, _ := mime.ParseMediaType(up.ContentType)
@@ -186,7 +198,7 @@ func ReadUpload(up Upload, opts importer.Options) (name string, res *importer.Re
 				name = "entry.md"
 			}
 		}
-		f, err := os.CreateTemp("", "recur-import-*")
+		f, err := sp.create()
 		if err != nil {
 			return "", nil, none, err
 		}
@@ -194,18 +206,18 @@ func ReadUpload(up Upload, opts importer.Options) (name string, res *importer.Re
 			f.Close()
 			os.Remove(f.Name())
 		}
-		if res, err = readBody(f, name, body, opts); err != nil {
+		if res, err = readBody(f, sp.writer(f), name, body, opts); err != nil {
 			release()
 			return "", nil, none, err
 		}
 		return name, res, release, nil
 	}
 
-	dir, err := os.MkdirTemp("", "recur-import-*")
+	dir, err := sp.mkdir()
 	if err != nil {
 		return "", nil, none, err
 	}
-	name, res, closeFile, err := readForm(dir, body, params["boundary"], opts)
+	name, res, closeFile, err := readForm(dir, sp, body, params["boundary"], opts)
 	release = func() {
 		closeFile()
 		os.RemoveAll(dir)
@@ -217,12 +229,12 @@ func ReadUpload(up Upload, opts importer.Options) (name string, res *importer.Re
 	return name, res, release, nil
 }
 
-// readBody copies a body that is the file itself to f and reads it, as
-// ReadUpload does.
-func readBody(f *os.File, name string, body *readErr, opts importer.Options) (*importer.Result, error) {
-	n, err := io.Copy(f, body)
+// readBody copies a body that is the file itself to f, through w, and
+// reads it, as ReadUpload does.
+func readBody(f *os.File, w io.Writer, name string, body *readErr, opts importer.Options) (*importer.Result, error) {
+	n, err := io.Copy(w, body)
 	if err != nil {
-		return nil, body.cause(err)
+		return nil, spaceError(body.cause(err))
 	} else if n == 0 {
 		return nil, &importer.Error{Message: EmptyUpload}
 	}
@@ -231,7 +243,7 @@ func readBody(f *os.File, name string, body *readErr, opts importer.Options) (*i
 
 // readForm saves the files of a multipart form in dir and reads them, as
 // ReadUpload does; release closes what the result still reads from dir.
-func readForm(dir string, body *readErr, boundary string, opts importer.Options) (string, *importer.Result, func(), error) {
+func readForm(dir string, sp Spool, body *readErr, boundary string, opts importer.Options) (string, *importer.Result, func(), error) {
 	none := func() {}
 	var names []string
 	mr := multipart.NewReader(body, boundary)
@@ -255,7 +267,10 @@ func readForm(dir string, body *readErr, boundary string, opts importer.Options)
 		if len(names) == MaxFormFiles {
 			return "", nil, none, &importer.Error{Message: fmt.Sprintf("The form holds more than %d files; put them in a zip and upload that.", MaxFormFiles)}
 		}
-		if err := saveFile(filepath.Join(dir, name), part); err != nil {
+		if err := saveFile(filepath.Join(dir, name), sp, part); err != nil {
+			if space := spaceError(err); space != err {
+				return "", nil, none, space
+			}
 			return "", nil, none, body.formError(err)
 		}
 		names = append(names, name)
@@ -272,12 +287,12 @@ func readForm(dir string, body *readErr, boundary string, opts importer.Options)
 }
 
 // saveFile copies one file of a form to name, readable by Recur alone.
-func saveFile(name string, r io.Reader) error {
+func saveFile(name string, sp Spool, r io.Reader) error {
 	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(f, r); err != nil {
+	if _, err := io.Copy(sp.writer(f), r); err != nil {
 		f.Close()
 		return err
 	}

@@ -99,7 +99,7 @@ func (s *Server) listApps(ctx context.Context, in *listAppsInput) (*struct{ Body
 	for i := range list {
 		out[i] = newApp(&list[i])
 	}
-	return newList(out, total, in.PageParams, s.url("/apps")), nil
+	return newList(out, total, in.PageParams, link(ctx, "/apps")), nil
 }
 
 func (s *Server) createApp(ctx context.Context, in *createAppInput) (*struct{ Body Data[NewApp] }, error) {

@@ -164,7 +164,7 @@ func (s *Server) listCaptures(ctx context.Context, in *listCapturesInput) (*stru
 		for i := range list {
 			out[i] = CaptureListItem{CaptureItem: newCaptureItem(&list[i])}
 		}
-		return newList(out, total, in.PageParams, s.url("/captures")), nil
+		return newList(out, total, in.PageParams, link(ctx, "/captures")), nil
 	}
 	found, total, err := s.captures.SearchCaptures(ctx, userID, in.Q, in.store())
 	if err != nil {
@@ -174,7 +174,7 @@ func (s *Server) listCaptures(ctx context.Context, in *listCapturesInput) (*stru
 	for i := range found {
 		out[i] = CaptureListItem{CaptureItem: newCaptureItem(&found[i].Capture), Snippet: &found[i].Snippet}
 	}
-	return newFilteredList(out, total, in.PageParams, s.url("/captures"), url.Values{"q": {in.Q}}), nil
+	return newFilteredList(out, total, in.PageParams, link(ctx, "/captures"), url.Values{"q": {in.Q}}), nil
 }
 
 func (s *Server) createCapture(ctx context.Context, in *createCaptureInput) (*struct{ Body Data[Capture] }, error) {

@@ -66,9 +66,10 @@ func (s *Server) registerImports() {
 		scopeCapturesRead, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound), s.getJobBatch)
 
 	s.importer = journal.NewImporter(s.opts.Store, journal.MaxImportsAtOnce)
+	s.importer.Spool = s.opts.Spool
 	o := op(http.MethodPost, "/captures/import", importOperation, "Captures", "Import a journal",
 		scopeCapturesWrite, http.StatusUnauthorized, http.StatusForbidden, http.StatusRequestEntityTooLarge, http.StatusUnprocessableEntity,
-		http.StatusTooManyRequests)
+		http.StatusTooManyRequests, http.StatusInsufficientStorage)
 	o.DefaultStatus = http.StatusAccepted
 	o.Description += importDescription
 	huma.Register(s.api, o, s.importCaptures)
@@ -100,7 +101,7 @@ func (s *Server) registerImports() {
 	huma.Register(s.api, o, s.export)
 }
 
-const importDescription = ` Takes a Day One JSON export (its .zip, or the Journal.json in it), a jrnl JSON export (jrnl --export json), a zip of Markdown files with dates (or several Markdown files in one multipart form), a single Markdown file, or an export of Recur itself. Each entry becomes a capture dated as in the journal, and the captures are analysed oldest first, behind entries written meanwhile; the answer is the job batch that follows them (202). Entries already here (the same moment and text) are left out, so importing the same file again adds nothing. A file that cannot be read answers 422 under file, naming the entry or file at fault, and nothing is imported. In an export of Recur, every id a record refers to must be that of a record of the same export: one naming anything else (another account's entry, tag or pattern, say) answers 422 under file, naming the record, and nothing is imported. Dates without a time zone are read in the account's timezone setting; a date without a time becomes noon. An entry longer than 10000 characters is split at paragraph breaks into several captures of the same moment. Uploads are limited to 64 MiB: upload the JSON of a Day One export without its photos, or run recur import on the server. Once unpacked, a Markdown or text file may hold at most 4 MiB, a JSON export 64 MiB, one entry of a Day One or jrnl export 4 MiB, and an upload 512 MiB, 100000 files, 100000 entries and 128 MiB of text; a zip's list of files may take at most 8 MiB, a path 1024 bytes and 32 folders, and a form at most 1000 files. Over a limit answers 422 under file, naming the file and the limit. One import per account runs at a time, and two in all: beyond either the answer is 429 with Retry-After, saying which.`
+const importDescription = ` Takes a Day One JSON export (its .zip, or the Journal.json in it), a jrnl JSON export (jrnl --export json), a zip of Markdown files with dates (or several Markdown files in one multipart form), a single Markdown file, or an export of Recur itself. Each entry becomes a capture dated as in the journal, and the captures are analysed oldest first, behind entries written meanwhile; the answer is the job batch that follows them (202). Entries already here (the same moment and text) are left out, so importing the same file again adds nothing. A file that cannot be read answers 422 under file, naming the entry or file at fault, and nothing is imported. In an export of Recur, every id a record refers to must be that of a record of the same export: one naming anything else (another account's entry, tag or pattern, say) answers 422 under file, naming the record, and nothing is imported. Dates without a time zone are read in the account's timezone setting; a date without a time becomes noon. An entry longer than 10000 characters is split at paragraph breaks into several captures of the same moment. Uploads are limited to 64 MiB: upload the JSON of a Day One export without its photos, or run recur import on the server. Once unpacked, a Markdown or text file may hold at most 4 MiB, a JSON export 64 MiB, one entry of a Day One or jrnl export 4 MiB, and an upload 512 MiB, 100000 files, 100000 entries and 128 MiB of text; a zip's list of files may take at most 8 MiB, a path 1024 bytes and 32 folders, and a form at most 1000 files. Over a limit answers 422 under file, naming the file and the limit. One import per account runs at a time, and two in all: beyond either the answer is 429 with Retry-After, saying which. The upload is copied to the data folder while it is read; when the disk has no room for it, the answer is 507 with a sentence, and nothing of it is kept.`
 
 // Importer is the importer behind POST /captures/import, for the web app's
 // import form to share its limits.
@@ -114,27 +115,31 @@ func (s *Server) getJobBatch(ctx context.Context, in *jobBatchInput) (*struct{ B
 	return one(newJobBatch(b)), nil
 }
 
-func (s *Server) batchAnswer(b *store.JobBatch) *batchOutput {
+func (s *Server) batchAnswer(ctx context.Context, b *store.JobBatch) *batchOutput {
 	if s.opts.Analyser != nil && b.Pending > 0 {
 		s.opts.Analyser.Notify()
 	}
-	return &batchOutput{Location: s.url("/job-batches/" + b.ID), Body: Data[JobBatch]{Data: newJobBatch(b)}}
+	return &batchOutput{Location: link(ctx, "/job-batches/"+b.ID), Body: Data[JobBatch]{Data: newJobBatch(b)}}
 }
 
 func (s *Server) importCaptures(ctx context.Context, in *importInput) (*batchOutput, error) {
 	r, err := s.importer.Import(ctx, current(ctx).User.ID, journal.Upload{ContentType: in.ContentType, Filename: in.Filename, Body: in.body})
 	var ie *importer.Error
 	var busy *journal.BusyError
+	var space *journal.SpaceError
 	switch {
 	case errors.As(err, &ie):
 		return nil, invalid("file", ie.Error())
+	case errors.As(err, &space):
+		logger(ctx).Error("import not spooled", "error", space.Err)
+		return nil, &apiError{status: http.StatusInsufficientStorage, Message: space.Message}
 	case errors.As(err, &busy):
 		return nil, &apiError{status: http.StatusTooManyRequests, Message: busy.Message,
 			headers: http.Header{"Retry-After": {strconv.Itoa(busy.RetryAfter)}}}
 	case err != nil:
 		return nil, err
 	}
-	return s.batchAnswer(r.Batch), nil
+	return s.batchAnswer(ctx, r.Batch), nil
 }
 
 func (s *Server) reanalyse(ctx context.Context, _ *struct{}) (*batchOutput, error) {
@@ -142,7 +147,7 @@ func (s *Server) reanalyse(ctx context.Context, _ *struct{}) (*batchOutput, erro
 	if err != nil {
 		return nil, err
 	}
-	return s.batchAnswer(b), nil
+	return s.batchAnswer(ctx, b), nil
 }
 
 func (s *Server) export(ctx context.Context, _ *struct{}) (*huma.StreamResponse, error) {

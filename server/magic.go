@@ -255,20 +255,27 @@ func onlyPath(p string) bool {
 	return !strings.ContainsFunc(p, func(r rune) bool { return r == '\\' || unicode.IsControl(r) })
 }
 
-// checkReturnTo accepts only URLs on this app's own origin.
-func (s *Server) checkReturnTo(returnTo string) error {
+// checkReturnTo accepts only URLs on this app's own origin: base_url's,
+// or the one the request was sent to.
+func (s *Server) checkReturnTo(ctx context.Context, returnTo string) error {
 	if returnTo == "" {
 		return nil
 	}
+	site := siteOf(ctx)
 	u, err := url.Parse(returnTo)
-	if err != nil || u.Scheme+"://"+u.Host != s.origin || u.User != nil {
-		return invalid("return_to", "The return_to must be a URL on this app's own origin, "+s.origin+".")
+	if err != nil || u.User != nil || (u.Scheme+"://"+u.Host != s.origin && u.Scheme+"://"+u.Host != site) {
+		origin := s.origin
+		if origin == "" {
+			origin = site
+		}
+		return invalid("return_to", "The return_to must be a URL on this app's own origin, "+origin+".")
 	}
 	return nil
 }
 
-// magicLink signs a login URL for the user.
-func (s *Server) magicLink(userID, path, returnTo string) (MagicLink, time.Time) {
+// magicLink signs a login URL for the user; login is the absolute URL of
+// GET /magic-links/login it starts from.
+func (s *Server) magicLink(login, userID, path, returnTo string) (MagicLink, time.Time) {
 	expires := s.opts.Store.Now().Add(MagicLinkLifetime).Truncate(time.Second)
 	exp := strconv.FormatInt(expires.Unix(), 10)
 	q := url.Values{}
@@ -279,7 +286,7 @@ func (s *Server) magicLink(userID, path, returnTo string) (MagicLink, time.Time)
 	}
 	q.Set("expires", exp)
 	q.Set("signature", s.keys.mac("magic-link", userID, path, returnTo, exp))
-	return MagicLink{URL: s.url("/magic-links/login") + "?" + q.Encode(), ExpiresAt: Timestamp(expires)}, expires
+	return MagicLink{URL: login + "?" + q.Encode(), ExpiresAt: Timestamp(expires)}, expires
 }
 
 func (s *Server) makeMagicLink(ctx context.Context, in *magicMeInput) (*struct{ Body Data[MagicLink] }, error) {
@@ -294,11 +301,12 @@ func (s *Server) makeMagicLink(ctx context.Context, in *magicMeInput) (*struct{ 
 	if err := checkPath(path); err != nil {
 		return nil, err
 	}
-	if err := s.checkReturnTo(in.Body.ReturnTo); err != nil {
+	if err := s.checkReturnTo(ctx, in.Body.ReturnTo); err != nil {
 		return nil, err
 	}
-	link, _ := s.magicLink(current(ctx).User.ID, path, in.Body.ReturnTo)
-	return one(link), nil
+	// An answer to this request: the link is on the host the request was sent to.
+	l, _ := s.magicLink(link(ctx, "/magic-links/login"), current(ctx).User.ID, path, in.Body.ReturnTo)
+	return one(l), nil
 }
 
 func (s *Server) magicLogin(ctx context.Context, in *magicLoginInput) (*magicLoginOutput, error) {
@@ -314,7 +322,7 @@ func (s *Server) magicLogin(ctx context.Context, in *magicLoginInput) (*magicLog
 	if err := checkPath(in.Path); err != nil {
 		return nil, err
 	}
-	if err := s.checkReturnTo(in.ReturnTo); err != nil {
+	if err := s.checkReturnTo(ctx, in.ReturnTo); err != nil {
 		return nil, err
 	}
 	user, err := s.opts.Store.FindUserByID(ctx, in.UserUUID)

@@ -34,7 +34,7 @@ var errorDescriptions = map[int]string{
 	http.StatusTooManyRequests:       "Too many attempts: Retry-After says how many seconds to wait.",
 	http.StatusInternalServerError:   "Something failed on the server; the log has the details under the request id.",
 	http.StatusServiceUnavailable:    "The database does not answer.",
-	http.StatusInsufficientStorage:   "The server's disk is full, so nothing was saved: message says so. The health check reports degraded until a write succeeds again.",
+	http.StatusInsufficientStorage:   "The server's disk is full, so nothing was saved (of an upload, nothing is kept): message says so. The health check reports degraded until a write succeeds again.",
 }
 
 // completeDocument adds to every operation what holds for all routes alike,
@@ -73,6 +73,13 @@ func (s *Server) completeDocument() {
 			for _, p := range o.Parameters {
 				if p.In == "query" && (p.Name == "page" || p.Name == "limit") {
 					p.AllowEmptyValue = true // ?page= is the first page, ?limit= the default size
+				}
+				if p.In == "query" && p.Name == "page" {
+					// The spec has page nullable: no value is the first page.
+					// The document gets a copy; Huma validates with the original.
+					schema := *p.Schema
+					schema.Nullable = true
+					p.Schema = &schema
 				}
 			}
 			for code, r := range o.Responses {

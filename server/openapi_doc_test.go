@@ -177,6 +177,29 @@ func TestOpenAPIDocument(t *testing.T) {
 			if !param(id, "page").AllowEmptyValue {
 				t.Errorf("%s page: an empty page is the first, but the document refuses it", id)
 			}
+
+		}
+	})
+	t.Run("PageIsNullable", func(t *testing.T) {
+		// The spec: every list takes page, an integer >= 1, nullable.
+		lists := 0
+		for _, o := range h.check.Operations() {
+			for _, p := range o.Op.Parameters {
+				if p.Value.Name != "page" {
+					continue
+				}
+				lists++
+				s := p.Value.Schema.Value
+				if s.Type == nil || !s.Type.Includes("integer") || !(s.Type.Includes("null") || s.Nullable) {
+					t.Errorf("%s page: type %v, want a nullable integer", o.Op.OperationID, s.Type)
+				}
+				if s.Min == nil || *s.Min != 1 {
+					t.Errorf("%s page: minimum %v, want 1", o.Op.OperationID, s.Min)
+				}
+			}
+		}
+		if lists < 5 {
+			t.Errorf("%d operations take page, want every list (captures, patterns, apps, sessions, tokens)", lists)
 		}
 	})
 	t.Run("ErrorsSayWhen", func(t *testing.T) {

@@ -172,7 +172,7 @@ func (s *Server) listPatterns(ctx context.Context, in *listPatternsInput) (*stru
 	for i := range list {
 		out[i] = newPatternItem(&list[i], loops[list[i].ID])
 	}
-	return newFilteredList(out, total, in.PageParams, s.url("/patterns"), filter), nil
+	return newFilteredList(out, total, in.PageParams, link(ctx, "/patterns"), filter), nil
 }
 
 // patternOut builds the single read of a pattern.

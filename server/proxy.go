@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"strings"
 )
 
@@ -93,4 +94,44 @@ func parseIP(s string) netip.Addr {
 		return netip.Addr{}
 	}
 	return a.Unmap().WithZone("")
+}
+
+// site is scheme://host of the request as its client addressed it, for the
+// links in API answers: the Host header over plain http (https when the
+// connection is TLS), unless the socket's peer is a trusted proxy: then
+// X-Forwarded-Proto and X-Forwarded-Host, where the proxy sets them (the
+// first value of each: the one the client's side of the proxy wrote). A
+// value that is not an http(s) scheme or a host is ignored. Mailed links
+// never come from here: see Options.BaseURL.
+func (ps proxies) site(r *http.Request) string {
+	scheme, host := "http", r.Host
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	if peer := parseIP(r.RemoteAddr); peer.IsValid() && ps.trusts(peer) {
+		if p := strings.ToLower(firstValue(r.Header.Get("X-Forwarded-Proto"))); p == "http" || p == "https" {
+			scheme = p
+		}
+		if h := firstValue(r.Header.Get("X-Forwarded-Host")); validHost(h) {
+			host = h
+		}
+	}
+	return scheme + "://" + host
+}
+
+// firstValue is the first of a header's comma-separated values, trimmed.
+func firstValue(v string) string {
+	first, _, _ := strings.Cut(v, ",")
+	return strings.TrimSpace(first)
+}
+
+// validHost reports whether h is a host, with or without a port, and
+// nothing else: no path, user or query that would change what a link
+// points at.
+func validHost(h string) bool {
+	if h == "" || strings.ContainsAny(h, "/\\@?#% ") {
+		return false
+	}
+	u, err := url.Parse("http://" + h)
+	return err == nil && u.Host == h && u.Hostname() != ""
 }

@@ -37,13 +37,20 @@ type Options struct {
 	Store  *store.Store
 	Logger *slog.Logger
 	// BaseURL is where people reach this server, such as
-	// http://127.0.0.1:8080; list links are made from it.
+	// https://journal.example.com: mailed links are made from it alone,
+	// never from a request's Host. Empty means it is not known: no link is
+	// mailed (a sign-in mail carries a code instead, and a verification
+	// mail is refused). Links in API answers come from the request (see
+	// proxies.site).
 	BaseURL string
 	// MaxBodyBytes bounds every request body; 0 means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
 	// MaxImportBytes bounds uploads to POST /captures/import; 0 means
 	// DefaultMaxImportBytes.
 	MaxImportBytes int64
+	// Spool is where uploads to POST /captures/import are copied while
+	// they are read; the zero Spool uses the system's temporary folder.
+	Spool journal.Spool
 	// Health reports the parts beyond the database; nil reports none.
 	Health HealthReporter
 	// Analyser is told of new and deleted captures; nil tells no one.
@@ -139,7 +146,7 @@ func New(opts Options) *Server {
 		s.captures.Analyser = opts.Analyser
 	}
 	s.streams, s.endStreams = context.WithCancel(context.Background())
-	if u, err := url.Parse(opts.BaseURL); err == nil {
+	if u, err := url.Parse(opts.BaseURL); err == nil && opts.BaseURL != "" {
 		s.origin = u.Scheme + "://" + u.Host
 	}
 	s.sessions = scs.New()
@@ -244,8 +251,26 @@ func op(method, path, id, tag, summary, scope string, errs ...int) huma.Operatio
 	return o
 }
 
-// url returns the absolute URL of an API path such as /captures.
-func (s *Server) url(path string) string { return s.opts.BaseURL + "/api" + path }
+type siteKey struct{}
+
+// link returns the absolute URL of an API path such as /captures, for an
+// answer to the request in ctx: on the host that request was sent to.
+func link(ctx context.Context, path string) string { return siteOf(ctx) + "/api" + path }
+
+// siteOf is scheme://host of the request, put in the context by withRequestLog.
+func siteOf(ctx context.Context) string {
+	site, _ := ctx.Value(siteKey{}).(string)
+	return site
+}
+
+// mailedLink returns the absolute URL of an API path for a mail, made from
+// BaseURL alone; ok is false when BaseURL is not known.
+func (s *Server) mailedLink(path string) (u string, ok bool) {
+	if s.opts.BaseURL == "" {
+		return "", false
+	}
+	return s.opts.BaseURL + "/api" + path, true
+}
 
 func (s *Server) serveDocs(w http.ResponseWriter, r *http.Request) {
 	page, err := s.docs()
@@ -333,7 +358,11 @@ func (s *Server) withRequestLog(next http.Handler) http.Handler {
 		}()
 		ctx := context.WithValue(context.WithValue(r.Context(), loggerKey{}, log), remoteKey{}, ip)
 		ctx = context.WithValue(ctx, originKey{}, r.Header.Get("Origin"))
+		ctx = context.WithValue(ctx, siteKey{}, proxies(s.opts.TrustedProxies).site(r))
 		ctx = context.WithValue(ctx, userAgentKey{}, r.Header.Get("User-Agent"))
 		next.ServeHTTP(rec, r.WithContext(ctx))
 	})
 }
+
+// baseURLFix says how to set base_url, for log lines about its absence.
+const baseURLFix = "Set [server] base_url (or RECUR_SERVER_BASE_URL) to the address people open Recur at, like https://journal.example.com."

@@ -60,12 +60,12 @@ func newHarness(t *testing.T, opts ...func(*server.Options)) *harness {
 // until tb ends.
 func startServer(tb testing.TB, s *store.Store, opts ...func(*server.Options)) (*httptest.Server, *server.Server) {
 	tb.Helper()
-	o := server.Options{Store: s, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Version: "test"}
+	srv := httptest.NewServer(nil)
+	// BaseURL is the server's own unless an option says otherwise.
+	o := server.Options{Store: s, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Version: "test", BaseURL: srv.URL}
 	for _, f := range opts {
 		f(&o)
 	}
-	srv := httptest.NewServer(nil)
-	o.BaseURL = srv.URL
 	api := server.New(o)
 	api.Mount(web.New(web.Options{Store: s, Accounts: api, Health: o.Health, Logger: o.Logger}))
 	srv.Config.Handler = api.Handler()

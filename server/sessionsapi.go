@@ -77,7 +77,7 @@ func (s *Server) listBrowserSessions(ctx context.Context, in *listSessionsInput)
 			Current: mine != "" && ss.Token == mine, CreatedAt: Timestamp(ss.CreatedAt), LastUsedAt: Timestamp(ss.LastSeenAt),
 			ExpiresAt: Timestamp(ss.ExpiresAt)}
 	}
-	return newList(out, total, in.PageParams, s.url("/sessions")), nil
+	return newList(out, total, in.PageParams, link(ctx, "/sessions")), nil
 }
 
 func (s *Server) deleteBrowserSession(ctx context.Context, in *sessionInput) (*struct{}, error) {

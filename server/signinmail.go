@@ -83,15 +83,24 @@ func (s *Server) mailSignIn(r signInRequest) {
 		err = s.opts.Store.CreateUser(ctx, user)
 	}
 	if store.ErrorCode(err) == store.ENOTFOUND {
+		// Only the owner reads this: the answer was given already, the same
+		// for every address.
+		logger(ctx).Info("sign-in mail not sent: no account has this address; add it with recur user add ADDRESS, or set [auth] signup = true",
+			"email", r.email)
 		return
 	} else if err != nil {
 		logger(ctx).Error("sign-in mail", "error", err)
 		return
 	}
 	if r.web {
-		link, _ := s.magicLink(user.ID, "/", "")
-		s.send(linkMail(user.Email, "Sign in to Recur", "sign in to Recur", link.URL, "15 minutes"))
-		return
+		if login, ok := s.mailedLink("/magic-links/login"); ok {
+			link, _ := s.magicLink(login, user.ID, "/", "")
+			s.send(linkMail(user.Email, "Sign in to Recur", "sign in to Recur", link.URL, "15 minutes"))
+			return
+		}
+		// A request's Host may be anyone's: without base_url no link is
+		// mailed, and the code below works wherever the person opened Recur.
+		logger(ctx).Warn("sign-in link not mailed: [server] base_url is not set; mailing a code instead. " + baseURLFix)
 	}
 	code := digits(6)
 	if err := s.opts.Store.CreateMailCode(ctx, user.ID, store.CodeSignIn, s.keys.mac(store.CodeSignIn, user.ID, code), MailCodeLifetime); err != nil {

@@ -52,7 +52,7 @@ func (s *Server) listTokens(ctx context.Context, in *listTokensInput) (*struct{ 
 	for i := range list {
 		out[i] = newListedToken(&list[i], p.Token)
 	}
-	return newList(out, total, in.PageParams, s.url("/tokens")), nil
+	return newList(out, total, in.PageParams, link(ctx, "/tokens")), nil
 }
 
 func newListedToken(t *store.ListedToken, caller *store.Token) ListedToken {

@@ -21,10 +21,12 @@ type verifyInput struct {
 
 func (s *Server) registerVerification() {
 	o := op(http.MethodPost, "/email/verification-notification", "send-verification", "Sign-in", "Mail a link that verifies the address", "*",
-		http.StatusUnauthorized, http.StatusTooManyRequests)
-	o.Description = "Answers 200 with the string verification-link-sent, or 204 when the address is verified already. The link works for an hour. Signing in by mail also verifies the address."
+		http.StatusUnauthorized, http.StatusTooManyRequests, http.StatusServiceUnavailable)
+	o.Description = "Answers 200 with the string verification-link-sent, or 204 when the address is verified already. The link works for an hour. Signing in by mail also verifies the address. Without [server] base_url no link can be mailed, and the answer is 503."
 	o.Responses = map[string]*huma.Response{"204": {Description: "The address is verified already."}}
 	huma.Register(s.api, o, s.sendVerification)
+	s.api.OpenAPI().Paths["/email/verification-notification"].Post.Responses["503"].Description =
+		"No link can be mailed: [server] base_url is not set and the server listens beyond loopback."
 
 	o = op(http.MethodGet, "/email/verify", "verify-email", "Sign-in", "Verify the address by its mailed link", "", http.StatusForbidden)
 	o.Description = "Open: the signed link is the proof. A missing or malformed parameter answers 422; a link not made here, or expired, 403."
@@ -45,9 +47,14 @@ func (s *Server) sendVerification(ctx context.Context, _ *struct{}) (*struct {
 	if err := s.limiter.allow("verification-mail", user.ID); err != nil {
 		return nil, err
 	}
+	verify, ok := s.mailedLink("/email/verify")
+	if !ok {
+		logger(ctx).Error("verification mail not sent: [server] base_url is not set. " + baseURLFix)
+		return nil, &apiError{status: http.StatusServiceUnavailable, Message: "This server cannot mail links until its owner sets its address ([server] base_url). Signing in by a mailed code verifies the address too."}
+	}
 	exp := strconv.FormatInt(s.opts.Store.Now().Add(VerificationLinkLifetime).Unix(), 10)
 	q := url.Values{"user_uuid": {user.ID}, "expires": {exp}, "signature": {s.keys.mac("verify-email", user.ID, user.Email, exp)}}
-	s.send(linkMail(user.Email, "Verify your address for Recur", "verify your address", s.url("/email/verify")+"?"+q.Encode(), "an hour"))
+	s.send(linkMail(user.Email, "Verify your address for Recur", "verify your address", verify+"?"+q.Encode(), "an hour"))
 	sent := "verification-link-sent"
 	return &struct {
 		Status int

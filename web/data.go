@@ -54,7 +54,13 @@ func (a *App) importData(w http.ResponseWriter, r *http.Request) {
 	var ie *importer.Error
 	var busy *journal.BusyError
 	var tooLarge *http.MaxBytesError
+	var space *journal.SpaceError
 	switch {
+	case errors.As(err, &space):
+		a.opts.Logger.Error("import not spooled", "error", space.Err)
+		a.render(w, r, http.StatusInsufficientStorage, "settings_data", page{Title: "Your data", Nav: "settings",
+			Data: dataData{Error: space.Message}})
+		return
 	case errors.As(err, &ie):
 		a.render(w, r, http.StatusUnprocessableEntity, "settings_data", page{Title: "Your data", Nav: "settings",
 			Data: dataData{Error: ie.Error()}})

@@ -16,6 +16,7 @@ type signinData struct {
 	Error    string // the failed form's sentence
 	Form     string // which form failed: link, code, password, two-factor
 	MailLogs bool   // no SMTP: mail goes to the server's log
+	NoLinks  bool   // no base_url: sign-in mail carries a code, never a link
 }
 
 // signinPage renders / for a browser nobody is signed in on. A session
@@ -25,6 +26,7 @@ func (a *App) signinPage(w http.ResponseWriter, r *http.Request, status int, d s
 		d.Step = "two-factor"
 	}
 	d.MailLogs = a.opts.MailLogs
+	d.NoLinks = a.opts.NoMailedLinks
 	a.render(w, r, status, "signin", page{Title: "Sign in", Data: d})
 }
 
@@ -32,7 +34,9 @@ func (a *App) signinPage(w http.ResponseWriter, r *http.Request, status int, d s
 // domain code meant for the person (bad input, a limit, a confirmation
 // needed, not found); ok is false for anything else, a server error.
 func personalError(err error) (status int, msg string, ok bool) {
-	if status, ok := statusOf(err); ok && status < 500 {
+	// 503 too: its sentence says what the server lacks (or that it is
+	// stopping), for the person to know.
+	if status, ok := statusOf(err); ok && (status < 500 || status == http.StatusServiceUnavailable) {
 		return status, err.Error(), true
 	}
 	// Some checks answer the store's own bad-input error (a recovery code
@@ -68,6 +72,11 @@ func (a *App) signinFailed(w http.ResponseWriter, r *http.Request, err error, d 
 // signIn mails a sign-in link from the form on /, exactly as the API's
 // POST /magic-links/mails does; the page says the same for every address.
 func (a *App) signIn(w http.ResponseWriter, r *http.Request) {
+	if a.opts.NoMailedLinks {
+		// The server mails a code in place of a link: ask for it.
+		a.mailCode(w, r)
+		return
+	}
 	email := r.PostFormValue("email")
 	if err := a.opts.Accounts.MailSignInLink(r.Context(), email); err != nil {
 		a.signinFailed(w, r, err, signinData{Email: email, Form: "link"})

@@ -77,6 +77,10 @@ type Options struct {
 	// MailLogs says mail goes to the server's log (no SMTP server is set):
 	// the sign-in page tells where the link is.
 	MailLogs bool
+	// NoMailedLinks says no sign-in link can be mailed ([server] base_url
+	// is not set and the server listens beyond loopback): the sign-in page
+	// says so, and its link form mails a code instead.
+	NoMailedLinks bool
 	// PageSize is how many entries a journal page lists; 0 means DefaultPageSize.
 	PageSize int
 	// Importer reads uploads from the data page; pass the API's

@@ -1,7 +1,9 @@
 // Command fakeollama serves the fake Ollama of the tests on a loopback
 // port, answering from the scripted lexicon, so Recur can be tried by hand
-// through an outage: its model calls fail for -fail-for, then work.
+// without a model: entries are analysed at once. With -fail-for, its model
+// calls fail that long first, to try Recur through an outage.
 //
+//	go run ./scripts/fakeollama
 //	go run ./scripts/fakeollama -addr 127.0.0.1:11500 -fault 500 -fail-for 5m
 //	RECUR_OLLAMA_URL=http://127.0.0.1:11500 recur serve
 package main
@@ -10,6 +12,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -23,28 +26,47 @@ import (
 	"github.com/recur-journal/recur/pipeline/scripted"
 )
 
+// config is what the flags say.
+type config struct {
+	addr, lexicon, fault string
+	failFor              time.Duration
+}
+
 func main() {
-	addr := flag.String("addr", "127.0.0.1:11500", "loopback address to listen on")
-	lexicon := flag.String("lexicon", "pipeline/testdata/lexicon.json", "the scripted model's lexicon")
-	fault := flag.String("fault", "500", "how calls fail: 500, loading, hang or refuse")
-	failFor := flag.Duration("fail-for", 5*time.Minute, "how long calls fail after the start; 0 for not at all")
-	flag.Parse()
-	if err := run(*addr, *lexicon, *fault, *failFor); err != nil {
+	cfg, err := parseFlags(os.Args[1:], os.Stderr)
+	if err != nil {
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, cfg, slog.New(slog.NewTextHandler(os.Stderr, nil)), nil); err != nil {
 		fmt.Fprintln(os.Stderr, "fakeollama:", err)
 		os.Exit(1)
 	}
 }
 
-func run(addr, lexicon, fault string, failFor time.Duration) error {
-	if host, _, err := net.SplitHostPort(addr); err != nil || !net.ParseIP(host).IsLoopback() {
-		return fmt.Errorf("-addr %q is not a loopback address", addr)
+func parseFlags(args []string, out io.Writer) (config, error) {
+	var cfg config
+	fs := flag.NewFlagSet("fakeollama", flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:11500", "loopback address to listen on")
+	fs.StringVar(&cfg.lexicon, "lexicon", "pipeline/testdata/lexicon.json", "the scripted model's lexicon")
+	fs.StringVar(&cfg.fault, "fault", "500", "how calls fail while they fail: 500, loading, hang or refuse")
+	fs.DurationVar(&cfg.failFor, "fail-for", 0, "how long calls fail after the start, such as 5m; 0 (the default) for not at all")
+	return cfg, fs.Parse(args)
+}
+
+// run serves until ctx ends; listening, when not nil, is told the server's
+// URL once it listens.
+func run(ctx context.Context, cfg config, log *slog.Logger, listening func(url string)) error {
+	if host, _, err := net.SplitHostPort(cfg.addr); err != nil || !net.ParseIP(host).IsLoopback() {
+		return fmt.Errorf("-addr %q is not a loopback address", cfg.addr)
 	}
-	lex, err := scripted.Load(lexicon)
+	lex, err := scripted.Load(cfg.lexicon)
 	if err != nil {
 		return err
 	}
-	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	s, err := fakeollama.Listen(addr, func(format string, args ...any) { log.Error(fmt.Sprintf(format, args...)) })
+	s, err := fakeollama.Listen(cfg.addr, func(format string, args ...any) { log.Error(fmt.Sprintf(format, args...)) })
 	if err != nil {
 		return err
 	}
@@ -52,35 +74,46 @@ func run(addr, lexicon, fault string, failFor time.Duration) error {
 	s.OnChat(func(req *api.ChatRequest) fakeollama.Reply { return fakeollama.Reply{Content: lex.Answer(req)} })
 
 	var mend func()
-	switch fault {
+	switch cfg.fault {
 	case "500":
-		s.SetFault(fakeollama.Reply{Status: 500, Error: "model runner crashed"})
 		mend = s.ClearFault
+		if cfg.failFor > 0 {
+			s.SetFault(fakeollama.Reply{Status: 500, Error: "model runner crashed"})
+		}
 	case "loading":
-		s.SetFault(fakeollama.LoadingModel())
 		mend = s.ClearFault
+		if cfg.failFor > 0 {
+			s.SetFault(fakeollama.LoadingModel())
+		}
 	case "hang":
-		s.SetFault(fakeollama.Reply{Delay: 24 * time.Hour})
 		mend = s.ClearFault
+		if cfg.failFor > 0 {
+			s.SetFault(fakeollama.Reply{Delay: 24 * time.Hour})
+		}
 	case "refuse":
-		s.Down()
 		mend = s.Up
+		if cfg.failFor > 0 {
+			s.Down()
+		}
 	default:
-		return fmt.Errorf("-fault %q: want 500, loading, hang or refuse", fault)
+		return fmt.Errorf("-fault %q: want 500, loading, hang or refuse", cfg.fault)
 	}
-	log.Info("fake ollama listening", "url", s.URL(), "fault", fault, "fail_for", failFor.String())
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	select {
-	case <-ctx.Done():
-		return nil
-	case <-time.After(failFor):
+	log.Info("fake ollama listening", "url", s.URL(), "fault", cfg.fault, "fail_for", cfg.failFor.String())
+	if listening != nil {
+		listening(s.URL())
 	}
-	mend()
-	st := s.Stats()
-	log.Info("calls work again", "chat_calls_while_failing", st.ChatCalls, "embed_calls_while_failing", st.EmbedCalls)
+	if cfg.failFor > 0 {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(cfg.failFor):
+		}
+		mend()
+		st := s.Stats()
+		log.Info("calls work again", "chat_calls_while_failing", st.ChatCalls, "embed_calls_while_failing", st.EmbedCalls)
+	}
 	<-ctx.Done()
-	st = s.Stats()
+	st := s.Stats()
 	log.Info("stopped", "chat_calls", st.ChatCalls, "embed_calls", st.EmbedCalls)
 	return nil
 }

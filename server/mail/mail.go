@@ -5,6 +5,7 @@ package mail
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -97,7 +98,12 @@ func (s *SMTPSender) Send(ctx context.Context, m Message) error {
 // neither, its text).
 type LogSender struct{ Logger *slog.Logger }
 
-// Send implements Sender.
+// ErrLogged is what LogSender.Send returns: the mail was written to the
+// log, not sent. It is not a failure; a Queue neither retries it nor says
+// the mail was sent.
+var ErrLogged = errors.New("mail written to the log, not sent")
+
+// Send implements Sender. It returns ErrLogged.
 func (s *LogSender) Send(_ context.Context, m Message) error {
 	args := []any{"to", m.To, "subject", m.Subject}
 	switch {
@@ -109,7 +115,7 @@ func (s *LogSender) Send(_ context.Context, m Message) error {
 		args = append(args, "text", m.Text)
 	}
 	s.Logger.Warn("mail not sent: no [mail] smtp_host is set", args...)
-	return nil
+	return ErrLogged
 }
 
 // Queue sends messages in the background, retrying failures with backoff.
@@ -199,6 +205,9 @@ func (q *Queue) deliver(ctx context.Context, m Message) {
 	wait := q.backoff
 	for try := 0; ; try++ {
 		err := q.sender.Send(ctx, m)
+		if errors.Is(err, ErrLogged) {
+			return // the sender's own line says where the mail went
+		}
 		if err == nil {
 			q.log.Info("mail sent", "to", m.To, "subject", m.Subject)
 			return
