@@ -154,7 +154,7 @@ func (h *harness) detect(u *store.User) {
 // days before now, with Lea on two of them, and returns its id.
 func (h *harness) lunchPattern(u *store.User) string {
 	h.t.Helper()
-	noon := time.Now().UTC().Truncate(24 * time.Hour).Add(12 * time.Hour)
+	noon := h.store.Now().UTC().Truncate(24 * time.Hour).Add(12 * time.Hour)
 	for _, d := range []int{1, 2, 3} {
 		tags := []store.NewTag{
 			{Type: store.TagTrigger, Name: "criticism", NewCategory: "criticism"},

@@ -11,15 +11,20 @@ import (
 	"github.com/recur-journal/recur/store"
 )
 
-// MustOpen opens a migrated store in a fresh temporary folder, closed when the test ends.
+// MustOpen opens a migrated store in a fresh temporary folder, closed when
+// the test ends, running by a new Clock.
 func MustOpen(tb testing.TB) *store.Store {
 	tb.Helper()
 	return MustOpenAt(tb, filepath.Join(tb.TempDir(), "recur.db"), nil)
 }
 
-// MustOpenAt opens and migrates the store at path with the given clock (nil: time.Now).
+// MustOpenAt opens and migrates the store at path with the given clock
+// (nil: a new Clock).
 func MustOpenAt(tb testing.TB, path string, now func() time.Time) *store.Store {
 	tb.Helper()
+	if now == nil {
+		now = NewClock(tb).Now
+	}
 	s, err := store.Open(store.Options{Path: path, Migrations: migrations.FS, Now: now})
 	if err != nil {
 		tb.Fatal(err)
@@ -31,13 +36,15 @@ func MustOpenAt(tb testing.TB, path string, now func() time.Time) *store.Store {
 	return s
 }
 
-// MustCreateUser creates a user with the address.
+// MustCreateUser creates a user with the address, in the timezone
+// RECUR_TEST_TIMEZONE names, if any.
 func MustCreateUser(tb testing.TB, s *store.Store, email string) *store.User {
 	tb.Helper()
 	u := &store.User{Email: email, Name: "Test " + email}
 	if err := s.CreateUser(context.Background(), u); err != nil {
 		tb.Fatal(err)
 	}
+	setTimezone(tb, s, u)
 	return u
 }
 
