@@ -60,7 +60,7 @@ func TestUpdateCaptureRoute(t *testing.T) {
 		{name: "ErrTextTooLong", invalid: true, method: "PATCH", path: path, token: h.tokenA, body: map[string]string{"text": strings.Repeat("ü", 10001)}, status: 422,
 			contains: []string{`"text":["The text may not be longer than 10000 characters."]`}},
 		{name: "ErrFuture", method: "PATCH", path: path, token: h.tokenA,
-			body: map[string]string{"occurred_at": time.Now().Add(49 * time.Hour).Format(time.RFC3339)}, status: 422,
+			body: map[string]string{"occurred_at": h.store.Now().Add(49 * time.Hour).Format(time.RFC3339)}, status: 422,
 			contains: []string{`"occurred_at":["The occurred_at may not be more than a day in the future."]`}},
 		{name: "ErrBadTime", invalid: true, method: "PATCH", path: path, token: h.tokenA, body: map[string]string{"occurred_at": "yesterday"}, status: 422,
 			contains: []string{`"occurred_at":[`}},

@@ -6,8 +6,10 @@
 // is never shown from a cache, to its owner or anyone else.
 importScripts("/static/outbox.js");
 
-const cacheName = "recur-shell-v1";
-const shell = ["/offline", "/static/style.css", "/static/app.js", "/static/outbox.js", "/static/icon.svg"];
+// Every script a page loads is in the shell: one missing would fail to load
+// on the offline page, and on any page whose request for it is cut short.
+const cacheName = "recur-shell-v2";
+const shell = ["/offline", "/static/style.css", "/static/app.js", "/static/outbox.js", "/static/register-sw.js", "/static/icon.svg"];
 
 self.addEventListener("install", (e) => {
   e.waitUntil(caches.open(cacheName).then((c) => c.addAll(shell)).then(() => self.skipWaiting()));
