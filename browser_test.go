@@ -33,10 +33,13 @@ import (
 // chromium is Debian's browser, which the browser tests drive.
 const chromium = "/usr/bin/chromium"
 
-// needChromium skips a browser test when chromium is missing, except in CI,
-// where it must be there (.ci/run installs it).
+// needChromium skips a browser test with -short, and when chromium is
+// missing, except in CI, where it must be there (.ci/run installs it).
 func needChromium(t *testing.T) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("drives chromium")
+	}
 	if _, err := exec.LookPath(chromium); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("%s is missing; CI installs it with apt-get install chromium", chromium)

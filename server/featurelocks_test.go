@@ -58,6 +58,7 @@ func wantProgress(t *testing.T, lock map[string]any, locked bool, current, requi
 }
 
 func TestFeatureLockPatterns(t *testing.T) {
+	t.Setenv(storetest.TimezoneVar, "") // its days are cut in UTC, then in Berlin
 	h := newHarness(t)
 	ctx := context.Background()
 	day := h.store.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -10)

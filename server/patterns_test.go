@@ -9,6 +9,7 @@ import (
 	"github.com/recur-journal/recur/pipeline/detect"
 	"github.com/recur-journal/recur/server"
 	"github.com/recur-journal/recur/store"
+	"github.com/recur-journal/recur/store/storetest"
 )
 
 // seed gives the user a history: on each of the last three days the boss
@@ -191,6 +192,7 @@ func TestDeleteClosesPattern(t *testing.T) {
 }
 
 func TestTimeline(t *testing.T) {
+	t.Setenv(storetest.TimezoneVar, "") // its journal is laid out in UTC days
 	h := newHarness(t)
 	seed(t, h, h.alice)
 	today := h.store.Now().UTC()

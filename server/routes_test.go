@@ -83,6 +83,7 @@ func TestCurrentUser(t *testing.T) {
 }
 
 func TestSettings(t *testing.T) {
+	t.Setenv(storetest.TimezoneVar, "") // the defaults, whatever zone the tests give users
 	h := newHarness(t)
 	h.run([]scenario{
 		{name: "Defaults", method: "GET", path: "/api/settings/me", token: h.tokenA, status: 200,

@@ -49,6 +49,8 @@ func newHarness(t *testing.T, opts ...func(*server.Options)) *harness {
 	h.check = newDocCheck(t, h.srv.Config.Handler)
 	h.alice = storetest.MustCreateUser(t, s, "alice@example.com")
 	h.bob = storetest.MustCreateUser(t, s, "bob@example.com")
+	storetest.InTestZone(t, s, h.alice)
+	storetest.InTestZone(t, s, h.bob)
 	h.tokenA = storetest.MustCreateToken(t, s, h.alice.ID)
 	h.tokenB = storetest.MustCreateToken(t, s, h.bob.ID)
 	return h

@@ -47,6 +47,8 @@ func newHarness(t testing.TB, health server.HealthReporter) *harness {
 	t.Cleanup(h.srv.Close)
 	h.alice = storetest.MustCreateUser(t, s, "alice@example.com")
 	h.bob = storetest.MustCreateUser(t, s, "bob@example.com")
+	storetest.InTestZone(t, s, h.alice)
+	storetest.InTestZone(t, s, h.bob)
 	return h
 }
 

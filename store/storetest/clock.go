@@ -12,9 +12,10 @@ import (
 
 // NowVar names the variable that sets where the tests' clock starts, in
 // RFC 3339 (2026-11-23T23:50:00+13:00); unset, it starts at the real time.
-// TimezoneVar names the variable that gives every user MustCreateUser makes
-// a timezone (an IANA name) instead of the default UTC. Together they run
-// the suite on any day and hour, in any user's zone.
+// TimezoneVar names the variable that gives the users of the web and API
+// tests' harnesses a timezone (an IANA name) instead of the default UTC
+// (see InTestZone). Together they run the suite on any day and hour, in any
+// user's zone.
 const (
 	NowVar      = "RECUR_TEST_NOW"
 	TimezoneVar = "RECUR_TEST_TIMEZONE"
@@ -58,8 +59,8 @@ func (c *Clock) Now() time.Time {
 // Advance moves the clock forward by d, as time would.
 func (c *Clock) Advance(d time.Duration) { c.offset.Add(int64(d)) }
 
-// Location is the timezone MustCreateUser gives users: RECUR_TEST_TIMEZONE,
-// or UTC.
+// Location is the timezone InTestZone gives users: RECUR_TEST_TIMEZONE, or
+// UTC.
 func Location(tb testing.TB) *time.Location {
 	tb.Helper()
 	name := os.Getenv(TimezoneVar)
@@ -73,8 +74,8 @@ func Location(tb testing.TB) *time.Location {
 	return loc
 }
 
-// setTimezone gives u the zone RECUR_TEST_TIMEZONE names, when it is set.
-func setTimezone(tb testing.TB, s *store.Store, u *store.User) {
+// InTestZone gives u the zone RECUR_TEST_TIMEZONE names, when it is set.
+func InTestZone(tb testing.TB, s *store.Store, u *store.User) {
 	tb.Helper()
 	name := os.Getenv(TimezoneVar)
 	if name == "" {

@@ -36,15 +36,13 @@ func MustOpenAt(tb testing.TB, path string, now func() time.Time) *store.Store {
 	return s
 }
 
-// MustCreateUser creates a user with the address, in the timezone
-// RECUR_TEST_TIMEZONE names, if any.
+// MustCreateUser creates a user with the address.
 func MustCreateUser(tb testing.TB, s *store.Store, email string) *store.User {
 	tb.Helper()
 	u := &store.User{Email: email, Name: "Test " + email}
 	if err := s.CreateUser(context.Background(), u); err != nil {
 		tb.Fatal(err)
 	}
-	setTimezone(tb, s, u)
 	return u
 }
 
