@@ -28,6 +28,8 @@ type browserSession struct {
 	m     *Main
 	mails *linkCatcher
 	ctx   context.Context
+	// consoleErrors is what the browser's console said was wrong so far.
+	consoleErrors func() []string
 	// workers holds the DevTools session of each service worker that
 	// emulate reached.
 	workers map[target.ID]context.Context
@@ -36,8 +38,8 @@ type browserSession struct {
 func newBrowserSession(t *testing.T) *browserSession {
 	needChromium(t)
 	base, m, _, mails := browserApp(t, &modelGate{})
-	ctx, _ := newBrowser(t)
-	return &browserSession{t: t, base: base, m: m, mails: mails, ctx: ctx, workers: map[target.ID]context.Context{}}
+	ctx, consoleErrors := newBrowser(t)
+	return &browserSession{t: t, base: base, m: m, mails: mails, ctx: ctx, consoleErrors: consoleErrors, workers: map[target.ID]context.Context{}}
 }
 
 func (s *browserSession) run(actions ...chromedp.Action) {
