@@ -243,7 +243,7 @@ func (s *browserSession) emulate(ctx context.Context, on bool) int {
 		// the browser's end closes it.
 		wctx, ok := s.workers[ti.TargetID]
 		if !ok {
-			wctx, _ = chromedp.NewContext(ctx, chromedp.WithTargetID(ti.TargetID))
+			wctx, _ = chromedp.NewContext(s.ctx, chromedp.WithTargetID(ti.TargetID)) // outlives the tab of ctx
 			s.workers[ti.TargetID] = wctx
 		}
 		if err := chromedp.Run(wctx, network.Enable(), network.EmulateNetworkConditions(on, 0, -1, -1)); err != nil {

@@ -254,6 +254,12 @@ if (write && outbox) {
     navigator.serviceWorker?.ready.then((r) => r.sync?.register("outbox")).catch(() => {});
   });
   window.addEventListener("online", sendWaiting);
+  // The worker's background sync may hold an entry while the page tries:
+  // when it is done, the page looks again.
+  navigator.serviceWorker?.addEventListener("message", (e) => {
+    if (e.data === "outbox") sendWaiting();
+  });
+  navigator.serviceWorker?.startMessages();
   if (user) outbox.setUser(user).catch(() => {});
   showWaiting().then(sendWaiting);
 }

@@ -56,6 +56,14 @@ self.addEventListener("fetch", (e) => {
   }
 });
 
+// tell tells the open pages that the worker has tried the outbox: a page
+// that found its entries claimed by the worker lists them anew, and sends
+// itself what the worker could not.
+async function tell() {
+  const pages = await self.clients.matchAll({ type: "window" });
+  for (const p of pages) p.postMessage("outbox");
+}
+
 self.addEventListener("sync", (e) => {
-  if (e.tag === "outbox") e.waitUntil(self.recurOutbox.sendAll());
+  if (e.tag === "outbox") e.waitUntil(self.recurOutbox.sendAll().finally(tell));
 });
