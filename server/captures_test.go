@@ -28,7 +28,7 @@ func TestCaptures(t *testing.T) {
 	analyser := &countingAnalyser{}
 	h := newHarness(t, func(o *server.Options) { o.Analyser = analyser })
 
-	res := h.do("POST", "/api/captures", h.tokenA, map[string]string{"text": "My boss shouted at me. I ate a whole bag of crisps.", "occurred_at": "2026-11-20T21:30:00+01:00"})
+	res := h.do("POST", "/api/captures", h.tokenA, map[string]string{"text": "My boss shouted at me. I ate a whole bag of crisps.", "occurred_at": "2025-11-20T21:30:00+01:00"})
 	if res.Status != 201 {
 		t.Fatalf("create: %d %s", res.Status, res.Body)
 	}
@@ -37,7 +37,7 @@ func TestCaptures(t *testing.T) {
 	if got, want := created["status"], "queued"; got != want {
 		t.Errorf("status = %v, want %v", got, want)
 	}
-	if got, want := created["occurred_at"], "2026-11-20T20:30:00.000000Z"; got != want {
+	if got, want := created["occurred_at"], "2025-11-20T20:30:00.000000Z"; got != want {
 		t.Errorf("occurred_at = %v, want %v (UTC, six digits)", got, want)
 	}
 	if got := analyser.notified.Load(); got != 1 {
