@@ -36,17 +36,16 @@ func (lc *linkCatcher) nextLink(t *testing.T, n int) string {
 // await waits, boundedly, until list holds more than n and returns item n.
 func (lc *linkCatcher) await(t *testing.T, list *[]string, n int, what string) string {
 	t.Helper()
-	for range 250 {
+	var item string
+	eventually(t, 5*time.Second, "a mailed "+what, func() bool {
 		lc.mu.Lock()
-		got := *list
-		lc.mu.Unlock()
-		if len(got) > n {
-			return got[n]
+		defer lc.mu.Unlock()
+		if len(*list) > n {
+			item = (*list)[n]
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("no mailed %s within 5 seconds", what)
-	return ""
+		return item != ""
+	}, lc.seen)
+	return item
 }
 
 // pressAndLoad presses sel and waits, boundedly, until the page the press
@@ -55,15 +54,11 @@ func pressAndLoad(t *testing.T, ctx context.Context, sel string) {
 	t.Helper()
 	stayOnPage(t, ctx)
 	press(t, ctx, sel)
-	for range 100 {
+	eventually(t, 10*time.Second, "a new page after pressing "+sel, func() bool {
 		var loaded bool
 		err := chromedp.Run(ctx, chromedp.Evaluate(`window.sameLoad !== true && document.readyState === "complete" && !!document.querySelector("main")`, &loaded))
-		if err == nil && loaded {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("%s: no new page within 10 seconds of pressing %s", location(ctx), sel)
+		return err == nil && loaded
+	}, pageSeen(ctx))
 }
 
 // fill sets the value of the field sel, as typing it would.

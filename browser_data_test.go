@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
 	"github.com/recur-journal/recur/store"
@@ -27,13 +28,18 @@ type browserSession struct {
 	m     *Main
 	mails *linkCatcher
 	ctx   context.Context
+	// consoleErrors is what the browser's console said was wrong so far.
+	consoleErrors func() []string
+	// workers holds the DevTools session of each service worker that
+	// emulate reached.
+	workers map[target.ID]context.Context
 }
 
 func newBrowserSession(t *testing.T) *browserSession {
 	needChromium(t)
 	base, m, _, mails := browserApp(t, &modelGate{})
-	ctx, _ := newBrowser(t)
-	return &browserSession{t: t, base: base, m: m, mails: mails, ctx: ctx}
+	ctx, consoleErrors := newBrowser(t)
+	return &browserSession{t: t, base: base, m: m, mails: mails, ctx: ctx, consoleErrors: consoleErrors, workers: map[target.ID]context.Context{}}
 }
 
 func (s *browserSession) run(actions ...chromedp.Action) {
@@ -51,16 +57,7 @@ func (s *browserSession) signIn(email string) *store.User {
 	s.mails.mu.Unlock()
 	s.run(chromedp.Navigate(s.base+"/"), chromedp.SendKeys(`form[data-testid=link] input[name=email]`, email), chromedp.Submit(`form[data-testid=link] input[name=email]`),
 		chromedp.WaitVisible(`#mail-note`))
-	for range 250 {
-		s.mails.mu.Lock()
-		n := len(s.mails.links)
-		s.mails.mu.Unlock()
-		if n > before {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	s.run(chromedp.Navigate(s.mails.link(s.t)), chromedp.WaitVisible(`form[data-testid=write]`))
+	s.run(chromedp.Navigate(s.mails.await(s.t, &s.mails.links, before, "sign-in link")), chromedp.WaitVisible(`form[data-testid=write]`))
 	u, err := s.m.store.FindUserByEmail(context.Background(), email)
 	if err != nil {
 		s.t.Fatal(err)
@@ -119,15 +116,15 @@ func TestBrowserApp(t *testing.T) {
 // ends in suffix, and returns its path.
 func waitFile(t *testing.T, dir, suffix string) string {
 	t.Helper()
-	for range 200 {
-		names, _ := filepath.Glob(filepath.Join(dir, "*"+suffix))
-		if len(names) == 1 {
-			return names[0]
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("no download ending in %s within 10 seconds", suffix)
-	return ""
+	var names []string
+	eventually(t, 10*time.Second, "a finished download ending in "+suffix, func() bool {
+		names, _ = filepath.Glob(filepath.Join(dir, "*"+suffix))
+		return len(names) == 1
+	}, func() string {
+		all, _ := filepath.Glob(filepath.Join(dir, "*"))
+		return fmt.Sprintf("the download folder holds %q", all)
+	})
+	return names[0]
 }
 
 // followImport uploads files on the data page and waits, without
@@ -137,12 +134,6 @@ func (s *browserSession) followImport(files ...string) {
 	s.run(chromedp.Navigate(s.base+"/settings/data"), chromedp.WaitVisible(`#file`), chromedp.SetUploadFiles(`#file`, files),
 		chromedp.Click(`form[action="/settings/data/import"] button[type=submit]`), chromedp.WaitVisible(`[data-batch]`))
 	stayOnPage(s.t, s.ctx)
-	for range 200 {
-		if attr(s.t, s.ctx, `[data-batch]`, "data-progress") == "100" {
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
 	waitLive(s.t, s.ctx, `[data-batch][data-progress="100"] progress[value="100"]`, 1)
 }
 
@@ -244,9 +235,17 @@ func (s *browserSession) emulate(ctx context.Context, on bool) int {
 		if ti.Type != "service_worker" {
 			continue
 		}
-		// The worker's context is left open: cancelling it would detach
-		// from, or close, the worker. The browser's end closes it.
-		wctx, _ := chromedp.NewContext(ctx, chromedp.WithTargetID(ti.TargetID))
+		// Conditions belong to the DevTools session that set them: a
+		// worker taken offline through one session stays offline until
+		// that same session takes it back online, whatever another says.
+		// So each worker keeps its one session; its context is left open,
+		// as cancelling it would detach from, or close, the worker, and
+		// the browser's end closes it.
+		wctx, ok := s.workers[ti.TargetID]
+		if !ok {
+			wctx, _ = chromedp.NewContext(s.ctx, chromedp.WithTargetID(ti.TargetID)) // outlives the tab of ctx
+			s.workers[ti.TargetID] = wctx
+		}
 		if err := chromedp.Run(wctx, network.Enable(), network.EmulateNetworkConditions(on, 0, -1, -1)); err != nil {
 			s.t.Fatalf("service worker %s: %v", ti.URL, err)
 		}
@@ -369,14 +368,13 @@ func TestBrowserOfflineWriteTabClosed(t *testing.T) {
 	// A send that the closing tab or a restarting worker cut short keeps
 	// the entry claimed for the outbox's 30-second lease: the page is opened
 	// anew every two seconds, for at most forty.
-	for i := range 400 {
-		if i%20 == 0 {
+	opened := time.Time{}
+	eventually(t, 40*time.Second, "the entry written in the closed tab, sent", func() bool {
+		if time.Since(opened) >= 2*time.Second {
 			s.run(chromedp.Navigate(s.base + "/"))
+			opened = time.Now()
 		}
-		if got := s.captures(u); len(got) == 1 && got[0] == text {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("captures %q 40 seconds after the connection came back, want the entry written in the closed tab", s.captures(u))
+		got := s.captures(u)
+		return len(got) == 1 && got[0] == text
+	}, func() string { return fmt.Sprintf("captures %q\n%s", s.captures(u), pageSeen(s.ctx)()) })
 }

@@ -33,10 +33,13 @@ import (
 // chromium is Debian's browser, which the browser tests drive.
 const chromium = "/usr/bin/chromium"
 
-// needChromium skips a browser test when chromium is missing, except in CI,
-// where it must be there (.ci/run installs it).
+// needChromium skips a browser test with -short, and when chromium is
+// missing, except in CI, where it must be there (.ci/run installs it).
 func needChromium(t *testing.T) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("drives chromium")
+	}
 	if _, err := exec.LookPath(chromium); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("%s is missing; CI installs it with apt-get install chromium", chromium)
@@ -87,17 +90,23 @@ func (lc *linkCatcher) Data(r io.Reader) error {
 // link waits, boundedly, for a mailed sign-in link.
 func (lc *linkCatcher) link(t *testing.T) string {
 	t.Helper()
-	for range 250 {
+	var link string
+	eventually(t, 5*time.Second, "a sign-in mail", func() bool {
 		lc.mu.Lock()
-		n := len(lc.links)
-		lc.mu.Unlock()
-		if n > 0 {
-			return lc.links[n-1]
+		defer lc.mu.Unlock()
+		if n := len(lc.links); n > 0 {
+			link = lc.links[n-1]
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatal("no sign-in mail within 5 seconds")
-	return ""
+		return link != ""
+	}, lc.seen)
+	return link
+}
+
+// seen says what mail came, for a test that gives up waiting.
+func (lc *linkCatcher) seen() string {
+	lc.mu.Lock()
+	defer lc.mu.Unlock()
+	return fmt.Sprintf("links mailed: %q\ncodes mailed: %q", lc.links, lc.codes)
 }
 
 func newLinkCatcher(t *testing.T) *linkCatcher {
@@ -207,13 +216,9 @@ func newBrowser(t *testing.T) (context.Context, func() []string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		for range 50 {
-			if err = os.RemoveAll(profile); err == nil {
-				return
-			}
-			time.Sleep(100 * time.Millisecond)
+		if !poll(5*time.Second, func() bool { err = os.RemoveAll(profile); return err == nil }) {
+			t.Logf("chromium profile %s left behind: %v", profile, err)
 		}
-		t.Logf("chromium profile %s left behind: %v", profile, err)
 	})
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromium), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
@@ -267,30 +272,23 @@ func count(t *testing.T, ctx context.Context, sel string) int {
 // waitFor reloads path, boundedly, until sel matches at least n elements.
 func waitFor(t *testing.T, ctx context.Context, url, sel string, n int) {
 	t.Helper()
-	for range 100 {
+	eventually(t, 20*time.Second, fmt.Sprintf("%s: at least %d of %s", url, n, sel), func() bool {
 		if err := chromedp.Run(ctx, chromedp.Navigate(url)); err != nil {
 			t.Fatal(err)
 		}
-		if count(t, ctx, sel) >= n {
-			return
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	t.Fatalf("%s: fewer than %d of %s after 20 seconds", url, n, sel)
+		return count(t, ctx, sel) >= n
+	}, pageSeen(ctx))
 }
 
 // waitCount waits, boundedly and without reloading, until sel matches n
 // elements: a form sent has brought its answer.
 func waitCount(t *testing.T, ctx context.Context, sel string, n int) {
 	t.Helper()
-	for range 100 {
+	eventually(t, 10*time.Second, fmt.Sprintf("%d of %s", n, sel), func() bool {
 		var got int
-		if err := chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(`document.readyState === "complete" && document.querySelector("main") ? document.querySelectorAll(%q).length : -1`, sel), &got)); err == nil && got == n {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("%s: not %d of %s after 10 seconds", location(ctx), n, sel)
+		err := chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(`document.readyState === "complete" && document.querySelector("main") ? document.querySelectorAll(%q).length : -1`, sel), &got))
+		return err == nil && got == n
+	}, pageSeen(ctx))
 }
 
 // stayOnPage marks the page that is loaded now, for waitLive.
@@ -306,20 +304,16 @@ func stayOnPage(t *testing.T, ctx context.Context) {
 // change must come live, from the server's events.
 func waitLive(t *testing.T, ctx context.Context, sel string, n int) {
 	t.Helper()
-	got := 0
-	for range 100 {
+	eventually(t, 10*time.Second, fmt.Sprintf("%d of %s without reloading", n, sel), func() bool {
+		got := 0
 		if err := chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(`window.sameLoad === true ? document.querySelectorAll(%q).length : -1`, sel), &got)); err != nil {
 			t.Fatal(err)
 		}
 		if got == -1 {
-			t.Fatalf("%s: the page was loaded again while waiting for %s", location(ctx), sel)
+			t.Fatalf("the page was loaded again while waiting for %s\n%s", sel, pageSeen(ctx)())
 		}
-		if got == n {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("%s: %d of %s after 10 seconds without reloading, want %d", location(ctx), got, sel, n)
+		return got == n
+	}, pageSeen(ctx))
 }
 
 // attr returns attribute name of the first element sel matches.
@@ -405,7 +399,7 @@ func TestBrowser(t *testing.T) {
 	// The model holds its answers until all three are written, so that
 	// each entry is seen waiting and then turning processed live.
 	gate.hold()
-	today := time.Now()
+	today := m.store.Now()
 	for i, d := range []int{2, 1, 0} {
 		run(chromedp.Navigate(base+"/"), chromedp.WaitVisible(`textarea[name=text]`),
 			chromedp.SendKeys(`textarea[name=text]`, "My boss criticised my report. I felt anxious and skipped lunch."))
@@ -444,7 +438,7 @@ func TestBrowser(t *testing.T) {
 	}
 	var listed []string
 	run(chromedp.Evaluate(`[...document.querySelectorAll("li[data-capture-id]")].map(e => e.dataset.captureId)`, &listed))
-	later := time.Now().Add(time.Hour).UTC()
+	later := m.store.Now().Add(time.Hour).UTC()
 	m.events.CaptureChanged(&store.Capture{ID: listed[0], UserID: u.ID, Status: store.StatusProcessing, UpdatedAt: later})
 	m.events.CaptureChanged(&store.Capture{ID: listed[0], UserID: u.ID, Status: store.StatusQueued, UpdatedAt: later.Add(-time.Minute)})
 	m.events.CaptureChanged(&store.Capture{ID: listed[2], UserID: u.ID, Status: store.StatusProcessing, UpdatedAt: later})

@@ -188,29 +188,32 @@ func waitHealthy(t *testing.T, p podman, name, base string) {
 	t.Helper()
 	client := &http.Client{Timeout: 3 * time.Second}
 	var last error
-	for range 120 {
-		_, last = p.run(30*time.Second, "healthcheck", "run", name)
-		if last == nil {
-			res, err := client.Get(base + "/health-check")
-			if err == nil {
-				body, _ := io.ReadAll(res.Body)
-				res.Body.Close()
-				var h struct {
-					Data struct{ Status string } `json:"data"`
-				}
-				json.Unmarshal(body, &h)
-				// No Ollama runs beside the test: degraded is the healthy answer.
-				if res.StatusCode == http.StatusOK && (h.Data.Status == "ok" || h.Data.Status == "degraded") {
-					return
-				}
-				err = fmt.Errorf("health check answered %d %s", res.StatusCode, body)
-			}
-			last = err
+	healthy := func() bool {
+		if _, last = p.run(30*time.Second, "healthcheck", "run", name); last != nil {
+			return false
 		}
-		time.Sleep(500 * time.Millisecond)
+		res, err := client.Get(base + "/health-check")
+		if err != nil {
+			last = err
+			return false
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		var h struct {
+			Data struct{ Status string } `json:"data"`
+		}
+		json.Unmarshal(body, &h)
+		// No Ollama runs beside the test: degraded is the healthy answer.
+		if res.StatusCode == http.StatusOK && (h.Data.Status == "ok" || h.Data.Status == "degraded") {
+			return true
+		}
+		last = fmt.Errorf("health check answered %d %s", res.StatusCode, body)
+		return false
 	}
-	logs, _ := p.run(time.Minute, "logs", name)
-	t.Fatalf("the container never turned healthy: %v\nits log:\n%s", last, logs)
+	eventually(t, time.Minute, "the container turning healthy", healthy, func() string {
+		logs, _ := p.run(time.Minute, "logs", name)
+		return fmt.Sprintf("last: %v\nits log:\n%s", last, logs)
+	})
 }
 
 // freePort is a loopback port nothing listens on at the moment.

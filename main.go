@@ -80,6 +80,9 @@ type Main struct {
 	reloadMu   sync.Mutex // one Reload at a time
 	// reloads is set for serve, which reloads its configuration on SIGHUP.
 	reloads bool
+	// Now is the clock the store and everything over it run by; nil means
+	// time.Now.
+	Now func() time.Time
 
 	command    func(ctx context.Context) error
 	store      *store.Store
@@ -163,7 +166,7 @@ func (m *Main) openStore(ctx context.Context, migrate bool) error {
 	if err := m.secureDataDir(); err != nil {
 		return err
 	}
-	s, err := store.Open(store.Options{Path: m.Config.DBPath(), Migrations: migrations.FS})
+	s, err := store.Open(store.Options{Path: m.Config.DBPath(), Migrations: migrations.FS, Now: m.Now})
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -260,28 +261,22 @@ func TestServe(t *testing.T) {
 	}
 	// The gate reports the fault a moment before the run puts the capture
 	// back in the queue: wait for both.
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		status, o := ollamaHealth()
+	var healthStatus string
+	var o map[string]any
+	var captureStatus any
+	eventually(t, 10*time.Second, "while calls fail: health degraded with calls_failing, and the capture queued", func() bool {
+		healthStatus, o = ollamaHealth()
 		_, got := get("GET", "/captures/"+waiting, "")
-		captureStatus := got["data"].(map[string]any)["status"]
-		if status == "degraded" && o["calls_failing"] == true && o["reachable"] == true && captureStatus == "queued" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("while calls fail: health %s %v, capture %v; want degraded with calls_failing, and queued", status, o, captureStatus)
-		}
-	}
+		captureStatus = got["data"].(map[string]any)["status"]
+		return healthStatus == "degraded" && o["calls_failing"] == true && o["reachable"] == true && captureStatus == "queued"
+	}, func() string { return fmt.Sprintf("health %s %v, capture %v", healthStatus, o, captureStatus) })
 	fake.ClearFault()
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	eventually(t, 10*time.Second, "after calls work again: the capture processed and health ok", func() bool {
 		_, got := get("GET", "/captures/"+waiting, "")
-		status, o := ollamaHealth()
-		if got["data"].(map[string]any)["status"] == "processed" && status == "ok" && o["calls_failing"] == false {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("after calls work again: capture %v, health %s %v; want processed and ok", got["data"].(map[string]any)["status"], status, o)
-		}
-	}
+		captureStatus = got["data"].(map[string]any)["status"]
+		healthStatus, o = ollamaHealth()
+		return captureStatus == "processed" && healthStatus == "ok" && o["calls_failing"] == false
+	}, func() string { return fmt.Sprintf("capture %v, health %s %v", captureStatus, healthStatus, o) })
 
 	fake.Down()
 	if _, body := get("GET", "/health-check", ""); body["data"].(map[string]any)["status"] != "degraded" {
@@ -358,18 +353,15 @@ func (c apiClient) do(method, path, body string) (int, map[string]any) {
 // processed and returns it.
 func (c apiClient) waitProcessed(id string) map[string]any {
 	c.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		status, got := c.do("GET", "/captures/"+id, "")
-		data, _ := got["data"].(map[string]any)
-		if status == 200 && data["status"] == "processed" {
-			return data
-		}
-		if time.Now().After(deadline) {
-			c.t.Fatalf("capture still %d %v after 10s", status, data["status"])
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	var status int
+	var data map[string]any
+	eventually(c.t, 10*time.Second, "capture "+id+" processed", func() bool {
+		var got map[string]any
+		status, got = c.do("GET", "/captures/"+id, "")
+		data, _ = got["data"].(map[string]any)
+		return status == 200 && data["status"] == "processed"
+	}, func() string { return fmt.Sprintf("GET /captures/%s = %d %v", id, status, data) })
+	return data
 }
 
 func TestDoctor(t *testing.T) {

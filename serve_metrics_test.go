@@ -85,12 +85,11 @@ func TestMetricsEndpoint(t *testing.T) {
 	var res *http.Response
 	var got scrape
 	var body string
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	poll(5*time.Second, func() bool {
 		res, got, body = getMetrics(t, http.DefaultClient, root+"/metrics", reader)
-		if sent, _ := got.sum("recur_mail_sent_total"); sent >= 1 || time.Now().After(deadline) {
-			break
-		}
-	}
+		sent, _ := got.sum("recur_mail_sent_total")
+		return sent >= 1
+	})
 	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/plain") {
 		t.Fatalf("GET /metrics with metrics:read = %d %s", res.StatusCode, res.Header.Get("Content-Type"))
 	}

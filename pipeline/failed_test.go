@@ -28,7 +28,7 @@ func TestFailedRunKeepsOnlyText(t *testing.T) {
 	var ids []string
 	for i, day := range days {
 		c := &store.Capture{UserID: e.user.ID, Original: "On " + day + " the train was late again on my commute. I was frustrated and annoyed.",
-			OccurredAt: time.Now().Add(time.Duration(i-2) * 24 * time.Hour)}
+			OccurredAt: e.store.Now().Add(time.Duration(i-2) * 24 * time.Hour)}
 		if err := e.store.CreateCapture(ctx, c); err != nil {
 			t.Fatal(err)
 		}

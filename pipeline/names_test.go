@@ -25,7 +25,7 @@ var headerTypes = []string{store.TagPerson, store.TagLocation, store.TagActivity
 func (e *env) seedNames(names map[string][]string) {
 	e.t.Helper()
 	ctx := context.Background()
-	old := &store.Capture{UserID: e.user.ID, Original: "an old entry", OccurredAt: time.Now().AddDate(-1, 0, 0)}
+	old := &store.Capture{UserID: e.user.ID, Original: "an old entry", OccurredAt: e.store.Now().AddDate(-1, 0, 0)}
 	if err := e.store.CreateCapture(ctx, old); err != nil {
 		e.t.Fatal(err)
 	}

@@ -45,7 +45,7 @@ func journalOf(t *testing.T, h *harness, u *store.User) time.Time {
 	trigger := store.NewTag{Type: store.TagTrigger, Name: "deadline", NewCategory: "deadlines"}
 	anxious := store.NewTag{Type: store.TagNegativeFeeling, Name: "anxious", FeelingID: "anxious"}
 	friend := store.NewTag{Type: store.TagPerson, Name: "Ana"}
-	day := time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -3).Add(9*time.Hour + 15*time.Minute + 123456*time.Microsecond)
+	day := h.store.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -3).Add(9*time.Hour + 15*time.Minute + 123456*time.Microsecond)
 	for i := range 3 {
 		text := fmt.Sprintf("Deadline %d for %s.", i, u.Email)
 		analysed(t, h, u, day.AddDate(0, 0, i), "Frist "+text, text, "de", trigger, anxious, friend)

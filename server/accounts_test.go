@@ -330,7 +330,7 @@ func TestMagicLinkLogin(t *testing.T) {
 		}
 	})
 	t.Run("PathToAnotherHost", func(t *testing.T) {
-		exp := strconv.FormatInt(time.Now().Add(time.Minute).Unix(), 10)
+		exp := strconv.FormatInt(h.store.Now().Add(time.Minute).Unix(), 10)
 		v := url.Values{"user_uuid": {h.alice.ID}, "path": {"//evil.example"}, "expires": {exp}, "signature": {sign(h.alice.ID, "//evil.example", "", exp)}}
 		res := h.browser().invalid().do("GET", "/api/magic-links/login?"+v.Encode(), nil)
 		if res.Status != 422 || !strings.Contains(string(res.Body), `"path":[`) {
@@ -338,7 +338,7 @@ func TestMagicLinkLogin(t *testing.T) {
 		}
 	})
 	t.Run("ReturnToElsewhere", func(t *testing.T) {
-		exp := strconv.FormatInt(time.Now().Add(time.Minute).Unix(), 10)
+		exp := strconv.FormatInt(h.store.Now().Add(time.Minute).Unix(), 10)
 		v := url.Values{"user_uuid": {h.alice.ID}, "path": {"/"}, "return_to": {"https://evil.example/x"}, "expires": {exp},
 			"signature": {sign(h.alice.ID, "/", "https://evil.example/x", exp)}}
 		res := h.browser().do("GET", "/api/magic-links/login?"+v.Encode(), nil)

@@ -46,7 +46,7 @@ func TestCaptureSearch(t *testing.T) {
 func TestUpdateCaptureRoute(t *testing.T) {
 	analyser := &countingAnalyser{}
 	h := newHarness(t, func(o *server.Options) { o.Analyser = analyser })
-	res := h.do("POST", "/api/captures", h.tokenA, map[string]string{"text": "Before.", "occurred_at": "2026-11-20T21:30:00Z"})
+	res := h.do("POST", "/api/captures", h.tokenA, map[string]string{"text": "Before.", "occurred_at": "2025-11-20T21:30:00Z"})
 	if res.Status != 201 {
 		t.Fatalf("create: %d %s", res.Status, res.Body)
 	}
@@ -66,7 +66,7 @@ func TestUpdateCaptureRoute(t *testing.T) {
 		{name: "ErrTextTooLong", invalid: true, method: "PATCH", path: path, token: h.tokenA, body: map[string]string{"text": strings.Repeat("ü", 10001)}, status: 422,
 			contains: []string{`"text":["The text may not be longer than 10000 characters."]`}},
 		{name: "ErrFuture", method: "PATCH", path: path, token: h.tokenA,
-			body: map[string]string{"occurred_at": time.Now().Add(49 * time.Hour).Format(time.RFC3339)}, status: 422,
+			body: map[string]string{"occurred_at": h.store.Now().Add(49 * time.Hour).Format(time.RFC3339)}, status: 422,
 			contains: []string{`"occurred_at":["The occurred_at may not be more than a day in the future."]`}},
 		{name: "ErrBadTime", invalid: true, method: "PATCH", path: path, token: h.tokenA, body: map[string]string{"occurred_at": "yesterday"}, status: 422,
 			contains: []string{`"occurred_at":[`}},
@@ -77,8 +77,8 @@ func TestUpdateCaptureRoute(t *testing.T) {
 		t.Fatalf("after refused changes: notified %d, redetected %d; want only the create's notice", n, d)
 	}
 
-	res = h.do("PATCH", path, h.tokenA, map[string]string{"occurred_at": "2026-11-19T08:00:00+01:00"})
-	if got := res.JSON(t)["data"].(map[string]any); res.Status != 200 || got["occurred_at"] != "2026-11-19T07:00:00.000000Z" || got["original"] != "Before." {
+	res = h.do("PATCH", path, h.tokenA, map[string]string{"occurred_at": "2025-11-19T08:00:00+01:00"})
+	if got := res.JSON(t)["data"].(map[string]any); res.Status != 200 || got["occurred_at"] != "2025-11-19T07:00:00.000000Z" || got["original"] != "Before." {
 		t.Fatalf("move: %d %s", res.Status, res.Body)
 	}
 	if n, d := analyser.notified.Load(), analyser.redetected.Load(); n != 1 || d != 1 {

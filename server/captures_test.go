@@ -28,7 +28,7 @@ func TestCaptures(t *testing.T) {
 	analyser := &countingAnalyser{}
 	h := newHarness(t, func(o *server.Options) { o.Analyser = analyser })
 
-	res := h.do("POST", "/api/captures", h.tokenA, map[string]string{"text": "My boss shouted at me. I ate a whole bag of crisps.", "occurred_at": "2026-11-20T21:30:00+01:00"})
+	res := h.do("POST", "/api/captures", h.tokenA, map[string]string{"text": "My boss shouted at me. I ate a whole bag of crisps.", "occurred_at": "2025-11-20T21:30:00+01:00"})
 	if res.Status != 201 {
 		t.Fatalf("create: %d %s", res.Status, res.Body)
 	}
@@ -37,7 +37,7 @@ func TestCaptures(t *testing.T) {
 	if got, want := created["status"], "queued"; got != want {
 		t.Errorf("status = %v, want %v", got, want)
 	}
-	if got, want := created["occurred_at"], "2026-11-20T20:30:00.000000Z"; got != want {
+	if got, want := created["occurred_at"], "2025-11-20T20:30:00.000000Z"; got != want {
 		t.Errorf("occurred_at = %v, want %v (UTC, six digits)", got, want)
 	}
 	if got := analyser.notified.Load(); got != 1 {
@@ -60,7 +60,7 @@ func TestCaptures(t *testing.T) {
 		{name: "ErrTextTooLong", invalid: true, method: "POST", path: "/api/captures", token: h.tokenA, body: map[string]string{"text": strings.Repeat("ü", 10001)}, status: 422,
 			contains: []string{`"text":["The text may not be longer than 10000 characters."]`}},
 		{name: "ErrFuture", method: "POST", path: "/api/captures", token: h.tokenA,
-			body: map[string]string{"text": "tomorrow", "occurred_at": time.Now().Add(49 * time.Hour).Format(time.RFC3339)}, status: 422,
+			body: map[string]string{"text": "tomorrow", "occurred_at": h.store.Now().Add(49 * time.Hour).Format(time.RFC3339)}, status: 422,
 			contains: []string{`"occurred_at":["The occurred_at may not be more than a day in the future."]`}},
 		{name: "ErrBadTime", invalid: true, method: "POST", path: "/api/captures", token: h.tokenA,
 			body: map[string]string{"text": "x", "occurred_at": "yesterday"}, status: 422, contains: []string{`"occurred_at":[`}},

@@ -68,7 +68,7 @@ func listNames(t *testing.T, h *harness, path string) string {
 // never.
 func TestPatternListHoldsClosed(t *testing.T) {
 	h := newHarness(t)
-	noon := time.Now().UTC().Truncate(24 * time.Hour).Add(12 * time.Hour)
+	noon := h.store.Now().UTC().Truncate(24 * time.Hour).Add(12 * time.Hour)
 	tag := func(typ, name, category string) store.NewTag {
 		return store.NewTag{Type: typ, Name: name, NewCategory: category}
 	}
@@ -132,7 +132,7 @@ func TestAcceptedPatternLosesAllCaptures(t *testing.T) {
 	ids := seed(t, h, h.alice)
 	walking := ""
 	for _, d := range []int{4, 5, 6} { // seed's walks gave no pattern: no feeling came with them
-		write(t, h, h.alice, time.Now().UTC().AddDate(0, 0, -d), store.NewTag{Type: store.TagGoodBehaviour, Name: "walked", NewCategory: "walking"},
+		write(t, h, h.alice, h.store.Now().UTC().AddDate(0, 0, -d), store.NewTag{Type: store.TagGoodBehaviour, Name: "walked", NewCategory: "walking"},
 			store.NewTag{Type: store.TagNegativeFeeling, Name: "tired", FeelingID: "tired"})
 	}
 	mustDetect(t, h, h.alice)
@@ -186,7 +186,7 @@ func TestCorrelationIDsAreStable(t *testing.T) {
 	}
 	before := corrID()
 	// Another day with the boss and Anna: the amount changes.
-	write(t, h, h.alice, time.Now().UTC().AddDate(0, 0, -10),
+	write(t, h, h.alice, h.store.Now().UTC().AddDate(0, 0, -10),
 		store.NewTag{Type: store.TagTrigger, Name: "boss shouting", NewCategory: "criticism at work"},
 		store.NewTag{Type: store.TagNegativeFeeling, Name: "anxious", FeelingID: "anxious"},
 		store.NewTag{Type: store.TagPerson, Name: "Anna"})

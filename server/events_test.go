@@ -145,7 +145,7 @@ func TestCaptureEvents(t *testing.T) {
 	const text = "My boss criticised my report in front of the team. I felt anxious all afternoon and skipped lunch."
 	var ids []string
 	for day := 3; day >= 1; day-- {
-		when := time.Now().AddDate(0, 0, -day).Format(time.RFC3339)
+		when := h.store.Now().AddDate(0, 0, -day).Format(time.RFC3339)
 		res := h.do("POST", "/api/captures", h.tokenA, map[string]string{"text": text, "occurred_at": when})
 		if res.Status != 201 {
 			t.Fatalf("create: %d %s", res.Status, res.Body)

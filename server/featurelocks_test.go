@@ -58,9 +58,10 @@ func wantProgress(t *testing.T, lock map[string]any, locked bool, current, requi
 }
 
 func TestFeatureLockPatterns(t *testing.T) {
+	t.Setenv(storetest.TimezoneVar, "") // its days are cut in UTC, then in Berlin
 	h := newHarness(t)
 	ctx := context.Background()
-	day := time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -10)
+	day := h.store.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -10)
 
 	// A failed capture is not writing that counts.
 	failed := lockWrite(t, h, h.alice, day.AddDate(0, 0, 5).Add(9*time.Hour))
@@ -156,7 +157,7 @@ func TestFeatureLockCorrelationsAndFlows(t *testing.T) {
 	}
 	// Bob: three days of the boss shouting and feeling anxious, never a
 	// behaviour, so a pattern with no day without it and no flow.
-	noon := time.Now().UTC().Truncate(24 * time.Hour).Add(12 * time.Hour)
+	noon := h.store.Now().UTC().Truncate(24 * time.Hour).Add(12 * time.Hour)
 	for d := 1; d <= 3; d++ {
 		lockAnalyse(t, h, h.bob, noon.AddDate(0, 0, -d),
 			store.NewTag{Type: store.TagTrigger, Name: "boss shouting", NewCategory: "criticism at work"},

@@ -29,7 +29,7 @@ func newListJournal(b *testing.B, n int) *listJournal {
 	ctx := context.Background()
 	s := storetest.MustOpen(b)
 	u := storetest.MustCreateUser(b, s, "bench@example.com")
-	now := time.Now().UTC()
+	now := s.Now().UTC()
 	const analysed = 30
 	triggers := []string{"criticism", "late train", "deadline"}
 	for d := range analysed {

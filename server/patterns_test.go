@@ -9,6 +9,7 @@ import (
 	"github.com/recur-journal/recur/pipeline/detect"
 	"github.com/recur-journal/recur/server"
 	"github.com/recur-journal/recur/store"
+	"github.com/recur-journal/recur/store/storetest"
 )
 
 // seed gives the user a history: on each of the last three days the boss
@@ -18,7 +19,7 @@ import (
 func seed(t *testing.T, h *harness, u *store.User) map[string]string {
 	t.Helper()
 	ctx := context.Background()
-	noon := time.Now().UTC().Truncate(24 * time.Hour).Add(12 * time.Hour)
+	noon := h.store.Now().UTC().Truncate(24 * time.Hour).Add(12 * time.Hour)
 	for d := 1; d <= 6; d++ {
 		c := &store.Capture{UserID: u.ID, Original: "Boss shouted, Anna saw. I skipped lunch.", OccurredAt: noon.AddDate(0, 0, -d)}
 		if err := h.store.CreateCapture(ctx, c); err != nil {
@@ -191,9 +192,10 @@ func TestDeleteClosesPattern(t *testing.T) {
 }
 
 func TestTimeline(t *testing.T) {
+	t.Setenv(storetest.TimezoneVar, "") // its journal is laid out in UTC days
 	h := newHarness(t)
 	seed(t, h, h.alice)
-	today := time.Now().UTC()
+	today := h.store.Now().UTC()
 	day := func(n int) string { return today.AddDate(0, 0, n).Format(time.DateOnly) }
 	t.Run("Default30Days", func(t *testing.T) {
 		res := h.do("GET", "/api/timeline", h.tokenA, nil)

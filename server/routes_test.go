@@ -19,7 +19,7 @@ func TestAuthentication(t *testing.T) {
 	h := newHarness(t)
 	ctx := context.Background()
 	readOnly := storetest.MustCreateToken(t, h.store, h.alice.ID, "settings:read")
-	past := time.Now().Add(-time.Hour)
+	past := h.store.Now().Add(-time.Hour)
 	expired, err := h.store.CreateToken(ctx, &store.Token{UserID: h.alice.ID, Name: "old", Scopes: []string{"*"}, ExpiresAt: &past})
 	if err != nil {
 		t.Fatal(err)
@@ -83,6 +83,7 @@ func TestCurrentUser(t *testing.T) {
 }
 
 func TestSettings(t *testing.T) {
+	t.Setenv(storetest.TimezoneVar, "") // the defaults, whatever zone the tests give users
 	h := newHarness(t)
 	h.run([]scenario{
 		{name: "Defaults", method: "GET", path: "/api/settings/me", token: h.tokenA, status: 200,

@@ -9,7 +9,6 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -31,26 +30,27 @@ type harness struct {
 	bob    *store.User
 	tokenA string // alice, every scope
 	tokenB string // bob, every scope
-	offset atomic.Int64
+	clock  *storetest.Clock
 	// check holds every request and answer to the OpenAPI document.
 	check *openapitest.Checker
 }
 
 // advance moves the store's clock forward, as time would.
-func (h *harness) advance(d time.Duration) { h.offset.Add(int64(d)) }
+func (h *harness) advance(d time.Duration) { h.clock.Advance(d) }
 
 func newHarness(t *testing.T, opts ...func(*server.Options)) *harness {
 	t.Helper()
 	h := &harness{t: t}
 	h.dbPath = filepath.Join(t.TempDir(), "recur.db")
-	s := storetest.MustOpenAt(t, h.dbPath, func() time.Time {
-		return time.Now().Add(time.Duration(h.offset.Load()))
-	})
+	h.clock = storetest.NewClock(t)
+	s := storetest.MustOpenAt(t, h.dbPath, h.clock.Now)
 	h.store = s
 	h.srv, h.api = startServer(t, s, opts...)
 	h.check = newDocCheck(t, h.srv.Config.Handler)
 	h.alice = storetest.MustCreateUser(t, s, "alice@example.com")
 	h.bob = storetest.MustCreateUser(t, s, "bob@example.com")
+	storetest.InTestZone(t, s, h.alice)
+	storetest.InTestZone(t, s, h.bob)
 	h.tokenA = storetest.MustCreateToken(t, s, h.alice.ID)
 	h.tokenB = storetest.MustCreateToken(t, s, h.bob.ID)
 	return h

@@ -33,7 +33,7 @@ func TestListTokens(t *testing.T) {
 	narrow := storetest.MustCreateToken(t, h.store, h.alice.ID, "captures:write")
 	app := h.do("POST", "/api/apps", h.tokenA, map[string]any{"name": "Shortcut"}).JSON(t)["data"].(map[string]any)
 	appToken := app["token"].(string)
-	past := time.Now().Add(-time.Hour)
+	past := h.store.Now().Add(-time.Hour)
 	expired, err := h.store.CreateToken(ctx, &store.Token{UserID: h.alice.ID, Name: "old", Scopes: []string{"*"}, ExpiresAt: &past})
 	if err != nil {
 		t.Fatal(err)

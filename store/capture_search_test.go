@@ -138,7 +138,7 @@ func TestSearchMigrationIndexesExisting(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "recur.db")
 	s, db := openBefore(t, path, 10)
 	ana := storetest.MustCreateUser(t, s, "ana@example.com")
-	now := store.FormatTime(time.Now())
+	now := store.FormatTime(s.Now())
 	if _, err := db.ExecContext(ctx, `INSERT INTO captures (id, user_id, original, occurred_at, available_at, created_at, updated_at)
 		VALUES ('c1', ?, 'Written long before search.', ?, ?, ?, ?)`, ana.ID, now, now, now, now); err != nil {
 		t.Fatal(err)
@@ -166,7 +166,7 @@ func TestUpdateCapture(t *testing.T) {
 		}
 	})
 	t.Run("ErrInvalid", func(t *testing.T) {
-		blank, future := " ", time.Now().Add(49*time.Hour)
+		blank, future := " ", s.Now().Add(49*time.Hour)
 		for field, u := range map[string]store.CaptureUpdate{"text": {Text: &blank}, "occurred_at": {OccurredAt: &future}} {
 			_, _, err := s.UpdateCapture(ctx, ana.ID, c.ID, u)
 			var e *store.Error

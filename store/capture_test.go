@@ -43,7 +43,7 @@ func TestClaimCapture(t *testing.T) {
 		}
 	})
 	t.Run("Backoff", func(t *testing.T) {
-		if err := s.RequeueCapture(ctx, a1.ID, time.Now().Add(time.Hour), true); err != nil {
+		if err := s.RequeueCapture(ctx, a1.ID, s.Now().Add(time.Hour), true); err != nil {
 			t.Fatal(err)
 		}
 		c, err := s.ClaimCapture(ctx)

@@ -29,7 +29,7 @@ func TestSessionOwners(t *testing.T) {
 	ana := storetest.MustCreateUser(t, s, "ana@example.com")
 	ben := storetest.MustCreateUser(t, s, "ben@example.com")
 	ss := s.Sessions()
-	expiry := time.Now().Add(time.Hour)
+	expiry := s.Now().Add(time.Hour)
 	commit := func(token string, values map[string]any) {
 		t.Helper()
 		if err := ss.CommitCtx(ctx, token, sessionData(t, values), expiry); err != nil {
@@ -58,7 +58,7 @@ func TestSessionOwners(t *testing.T) {
 	id, created := got[0].ID, got[0].CreatedAt
 
 	t.Run("IDStaysAcrossSaves", func(t *testing.T) {
-		seen := time.Now().Add(time.Hour).Unix()
+		seen := s.Now().Add(time.Hour).Unix()
 		commit("ana-1", map[string]any{store.SessionUserKey: ana.ID, store.SessionSeenKey: seen})
 		again := list(ana.ID)
 		if len(again) != 1 || again[0].ID != id || !again[0].CreatedAt.Equal(created) || again[0].LastSeenAt.Unix() != seen {
@@ -119,7 +119,7 @@ func TestSessionsBeforeOwners(t *testing.T) {
 	ana := storetest.MustCreateUser(t, s, "ana@example.com")
 	data := sessionData(t, map[string]any{store.SessionUserKey: ana.ID})
 	if _, err := db.ExecContext(ctx, `INSERT INTO sessions (token, data, expiry) VALUES ('old', ?, ?)`,
-		data, store.FormatTime(time.Now().Add(time.Hour))); err != nil {
+		data, store.FormatTime(s.Now().Add(time.Hour))); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Migrate(ctx); err != nil {
@@ -128,7 +128,7 @@ func TestSessionsBeforeOwners(t *testing.T) {
 	if _, found, err := s.Sessions().FindCtx(ctx, "old"); err != nil || !found {
 		t.Fatalf("the old session is lost: %v", err)
 	}
-	if err := s.Sessions().CommitCtx(ctx, "old", data, time.Now().Add(time.Hour)); err != nil {
+	if err := s.Sessions().CommitCtx(ctx, "old", data, s.Now().Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	l, _, err := s.ListSessions(ctx, ana.ID, store.Page{Page: 1, Limit: 10})

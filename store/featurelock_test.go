@@ -14,7 +14,7 @@ func TestWrittenDays(t *testing.T) {
 	s := storetest.MustOpen(t)
 	u := storetest.MustCreateUser(t, s, "u@example.com")
 	other := storetest.MustCreateUser(t, s, "o@example.com")
-	day := time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -5)
+	day := s.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -5)
 	write := func(userID string, at time.Time) *store.Capture {
 		c := &store.Capture{UserID: userID, Original: "A day.", OccurredAt: at}
 		if err := s.CreateCapture(ctx, c); err != nil {

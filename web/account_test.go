@@ -196,10 +196,16 @@ func TestDeleteAccountPage(t *testing.T) {
 
 func TestAccountSettings(t *testing.T) {
 	h := newHarness(t, nil)
-	// By password, so the address stays unverified (mail sign-in verifies it).
-	setPassword(t, h.store, h.alice, "correct horse battery")
+	// A user with no timezone chosen yet, whatever zone the tests give
+	// theirs, signed in by password, so the address stays unverified (mail
+	// sign-in verifies it).
+	carol := &store.User{Email: "carol@example.com", Name: "Carol"}
+	if err := h.store.CreateUser(context.Background(), carol); err != nil {
+		t.Fatal(err)
+	}
+	setPassword(t, h.store, carol, "correct horse battery")
 	b := h.anonymous()
-	b.post("/sign-in/password", url.Values{"email": {"alice@example.com"}, "password": {"correct horse battery"}})
+	b.post("/sign-in/password", url.Values{"email": {"carol@example.com"}, "password": {"correct horse battery"}})
 	mustHave(t, b.get("/settings"), 200, "data-offer-browser-zone", `data-testid="unverified"`, "/settings/security")
 	mustHave(t, b.post("/settings", url.Values{"name": {"Alice"}, "timezone": {"Mars/Olympus"}, "app_locale": {"en"}}), 422, "IANA time zone name")
 	mustHave(t, b.post("/settings", url.Values{"name": {"Alice"}, "timezone": {"UTC"}, "app_locale": {"!!"}}), 422, "language tag")

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/recur-journal/recur/store"
 )
@@ -18,7 +17,7 @@ func tenYears(b *testing.B, h *harness) {
 		{Type: store.TagNegativeFeeling, Name: "anxious", FeelingID: "anxious"},
 		{Type: store.TagPositiveFeeling, Name: "calm", FeelingID: "calm"},
 	}
-	start := time.Now().UTC().AddDate(-10, 0, 0)
+	start := h.store.Now().UTC().AddDate(-10, 0, 0)
 	for d := 0; d < 3650; d++ {
 		h.write(h.alice, fmt.Sprintf("Day %d: something happened and I reacted.", d), start.AddDate(0, 0, d),
 			store.NewTag{Type: store.TagTrigger, Name: triggers[d%len(triggers)], NewCategory: triggers[d%len(triggers)]},
@@ -34,7 +33,7 @@ func BenchmarkPages(b *testing.B) {
 	h := newHarness(b, nil)
 	tenYears(b, h)
 	browser := h.signIn(h.alice)
-	for _, path := range []string{"/", "/patterns", "/calendar?year=" + time.Now().Format("2006")} {
+	for _, path := range []string{"/", "/patterns", "/calendar?year=" + h.store.Now().Format("2006")} {
 		b.Run(path, func(b *testing.B) {
 			a := browser.get(path)
 			if a.status != http.StatusOK {

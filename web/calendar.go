@@ -64,18 +64,22 @@ func (a *App) calendar(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, r, err)
 		return
 	}
-	byDay := map[string]*calendarDay{}
 	d := calendarData{Title: month.Format("January 2006"), Prev: "/calendar?month=" + month.AddDate(0, -1, 0).Format("2006-01"),
 		Next: "/calendar?month=" + month.AddDate(0, 1, 0).Format("2006-01"), Other: "/calendar?year=" + strconv.Itoa(month.Year())}
 	today := now.Format(time.DateOnly)
-	for day := start; day.Before(end); day = day.AddDate(0, 0, 1) {
-		if (int(day.Weekday())+6)%7 == 0 {
-			d.Weeks = append(d.Weeks, nil)
+	// Each week is a whole array of seven from the start, so a pointer to a
+	// cell stays the cell: appending to a growing slice would move earlier
+	// cells and leave their pointers behind.
+	byDay := map[string]*calendarDay{}
+	for day := start; day.Before(end); day = day.AddDate(0, 0, 7) {
+		week := make([]calendarDay, 7)
+		for i := range week {
+			cell := day.AddDate(0, 0, i)
+			key := cell.Format(time.DateOnly)
+			week[i] = calendarDay{Date: key, Day: cell.Day(), InMonth: cell.Month() == month.Month(), Today: key == today}
+			byDay[key] = &week[i]
 		}
-		key := day.Format(time.DateOnly)
-		wk := &d.Weeks[len(d.Weeks)-1]
-		*wk = append(*wk, calendarDay{Date: key, Day: day.Day(), InMonth: day.Month() == month.Month(), Today: key == today})
-		byDay[key] = &(*wk)[len(*wk)-1]
+		d.Weeks = append(d.Weeks, week)
 	}
 	for _, c := range list {
 		cd, ok := byDay[c.OccurredAt.In(v.Loc).Format(time.DateOnly)]

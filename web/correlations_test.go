@@ -31,7 +31,7 @@ func correlationJournal(t *testing.T, h *harness, u *store.User) map[string]stri
 	if err := h.store.PutSetting(ctx, u.ID, &store.Setting{Key: store.SettingTimezone, Value: auckland.String()}); err != nil {
 		t.Fatal(err)
 	}
-	today := time.Now().In(auckland)
+	today := h.store.Now().In(auckland)
 	on := func(days ...int) map[int]bool {
 		set := map[int]bool{}
 		for _, d := range days {

@@ -54,6 +54,8 @@ func newHarnessAt(t testing.TB, health server.HealthReporter, now func() time.Ti
 	t.Cleanup(h.srv.Close)
 	h.alice = storetest.MustCreateUser(t, s, "alice@example.com")
 	h.bob = storetest.MustCreateUser(t, s, "bob@example.com")
+	storetest.InTestZone(t, s, h.alice)
+	storetest.InTestZone(t, s, h.bob)
 	return h
 }
 
@@ -161,7 +163,7 @@ func (h *harness) detect(u *store.User) {
 // days before now, with Lea on two of them, and returns its id.
 func (h *harness) lunchPattern(u *store.User) string {
 	h.t.Helper()
-	noon := time.Now().UTC().Truncate(24 * time.Hour).Add(12 * time.Hour)
+	noon := h.store.Now().UTC().Truncate(24 * time.Hour).Add(12 * time.Hour)
 	for _, d := range []int{1, 2, 3} {
 		tags := []store.NewTag{
 			{Type: store.TagTrigger, Name: "criticism", NewCategory: "criticism"},

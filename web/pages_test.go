@@ -12,6 +12,7 @@ import (
 	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/server"
 	"github.com/recur-journal/recur/store"
+	"github.com/recur-journal/recur/store/storetest"
 )
 
 // has fails the test unless body holds every one of want.
@@ -81,15 +82,16 @@ func TestJournal(t *testing.T) {
 		has(t, "GET /", alice.get("/"), 200, `data-capture-id="`+id+`" data-status="queued" data-updated-at="`+store.FormatTime(c.UpdatedAt)+`"`)
 	})
 	t.Run("WriteAboutAnotherDay", func(t *testing.T) {
-		day := time.Now().AddDate(0, 0, -3).Format(time.DateOnly)
+		loc := storetest.Location(t) // alice's zone
+		day := h.store.Now().In(loc).AddDate(0, 0, -3).Format(time.DateOnly)
 		a := alice.post("/entries", url.Values{"text": {"Three days ago."}, "date": {day}, "time": {"08:30"}})
 		id := strings.TrimPrefix(a.location, "/#entry-")
 		c, err := h.store.FindCapture(context.Background(), h.alice.ID, id)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := c.OccurredAt.Format("2006-01-02 15:04"); got != day+" 08:30" {
-			t.Errorf("occurred_at = %s, want %s 08:30 (UTC is alice's zone)", got, day)
+		if got := c.OccurredAt.In(loc).Format("2006-01-02 15:04"); got != day+" 08:30" {
+			t.Errorf("occurred_at = %s, want %s 08:30 in alice's zone, %s", got, day, loc)
 		}
 	})
 	t.Run("EmptyTextIs422", func(t *testing.T) {
@@ -111,14 +113,14 @@ func TestJournal(t *testing.T) {
 	t.Run("SearchFindsWordsNotLetters", func(t *testing.T) {
 		// Full-text search matches words (the last as a prefix), not any
 		// run of letters as a LIKE would.
-		h.write(h.alice, "Strain in my back.", time.Now().Add(-2*time.Hour))
+		h.write(h.alice, "Strain in my back.", h.store.Now().Add(-2*time.Hour))
 		if a := alice.get("/?q=rain"); strings.Contains(a.body, "Strain in my back.") || strings.Contains(a.body, "data-capture-id") {
 			t.Error("searching rain finds strain")
 		}
 		has(t, "prefix", alice.get("/?q=stra"), 200, "<mark>Strain</mark>")
 	})
 	t.Run("SearchSnippetIsEscaped", func(t *testing.T) {
-		h.write(h.alice, `<b onclick="x()">Lunch</b> & a <script>walk</script>`, time.Now().Add(-3*time.Hour))
+		h.write(h.alice, `<b onclick="x()">Lunch</b> & a <script>walk</script>`, h.store.Now().Add(-3*time.Hour))
 		a := alice.get("/?q=walk")
 		has(t, "search", a, 200, `&lt;script&gt;<mark>walk</mark>&lt;/script&gt;`, `&lt;b onclick=&#34;x()&#34;&gt;`)
 		if strings.Contains(a.body, "<script>walk") || strings.Contains(a.body, `<b onclick`) {
@@ -130,7 +132,7 @@ func TestJournal(t *testing.T) {
 	})
 	t.Run("Paged", func(t *testing.T) {
 		for i := range 6 {
-			h.write(h.alice, "Filler "+string(rune('a'+i)), time.Now().Add(-time.Duration(i+10)*24*time.Hour))
+			h.write(h.alice, "Filler "+string(rune('a'+i)), h.store.Now().Add(-time.Duration(i+10)*24*time.Hour))
 		}
 		_, total, err := h.store.ListCaptures(context.Background(), h.alice.ID, store.Page{Page: 1, Limit: 1})
 		if err != nil {
@@ -146,7 +148,7 @@ func TestJournal(t *testing.T) {
 func TestEntry(t *testing.T) {
 	h := newHarness(t, nil)
 	alice, bob := h.signIn(h.alice), h.signIn(h.bob)
-	id := h.write(h.alice, "My boss criticised my report.", time.Now().Add(-time.Hour),
+	id := h.write(h.alice, "My boss criticised my report.", h.store.Now().Add(-time.Hour),
 		store.NewTag{Type: store.TagTrigger, Name: "criticism", NewCategory: "criticism"},
 		store.NewTag{Type: store.TagNegativeFeeling, Name: "anxious", FeelingID: "anxious"},
 		store.NewTag{Type: store.TagPerson, Name: "Lea"})
@@ -165,7 +167,7 @@ func TestEntry(t *testing.T) {
 		}
 	})
 	t.Run("EditQueuesAgain", func(t *testing.T) {
-		day := time.Now().UTC().Format(time.DateOnly)
+		day := h.store.Now().UTC().Format(time.DateOnly)
 		a := alice.post("/entries/"+id, url.Values{"text": {"My boss praised my report."}, "date": {day}, "time": {"07:15"}})
 		if a.status != http.StatusSeeOther || a.location != "/entries/"+id {
 			t.Fatalf("edit = %d to %q", a.status, a.location)
@@ -215,7 +217,7 @@ func TestEntry(t *testing.T) {
 		has(t, "deleted", alice.get("/entries/"+id), 404)
 	})
 	t.Run("FailedOffersTryAgain", func(t *testing.T) {
-		failed := h.write(h.alice, "An entry the model could not read.", time.Now().Add(-time.Hour))
+		failed := h.write(h.alice, "An entry the model could not read.", h.store.Now().Add(-time.Hour))
 		if _, err := h.store.ClaimCapture(context.Background()); err != nil {
 			t.Fatal(err)
 		}
@@ -244,7 +246,7 @@ func TestPatterns(t *testing.T) {
 	alice, bob := h.signIn(h.alice), h.signIn(h.bob)
 
 	t.Run("NoneSaysWhatItTakes", func(t *testing.T) {
-		h.write(h.alice, "One day.", time.Now().Add(-time.Hour), store.NewTag{Type: store.TagPerson, Name: "Lea"})
+		h.write(h.alice, "One day.", h.store.Now().Add(-time.Hour), store.NewTag{Type: store.TagPerson, Name: "Lea"})
 		// The page says what the API's feature lock says, in its words.
 		lock, err := journal.FindFeatureLock(context.Background(), h.store, h.alice.ID, journal.LockPatterns, "")
 		if err != nil {
@@ -313,7 +315,7 @@ func TestCalendar(t *testing.T) {
 	h := newHarness(t, nil)
 	alice, bob := h.signIn(h.alice), h.signIn(h.bob)
 	h.lunchPattern(h.alice)
-	when := time.Now().UTC().AddDate(0, 0, -1)
+	when := h.store.Now().UTC().AddDate(0, 0, -1)
 	day := when.Format(time.DateOnly)
 	t.Run("Month", func(t *testing.T) {
 		a := alice.get("/calendar?month=" + when.Format("2006-01"))

@@ -19,10 +19,10 @@ type Detector struct {
 	locks sync.Map // user id -> *sync.Mutex
 }
 
-// NewDetector returns a Detector over s; now nil means time.Now.
+// NewDetector returns a Detector over s; now nil means the store's clock.
 func NewDetector(s *store.Store, now func() time.Time) *Detector {
 	if now == nil {
-		now = time.Now
+		now = s.Now
 	}
 	return &Detector{store: s, now: now}
 }

@@ -11,15 +11,20 @@ import (
 	"github.com/recur-journal/recur/store"
 )
 
-// MustOpen opens a migrated store in a fresh temporary folder, closed when the test ends.
+// MustOpen opens a migrated store in a fresh temporary folder, closed when
+// the test ends, running by a new Clock.
 func MustOpen(tb testing.TB) *store.Store {
 	tb.Helper()
 	return MustOpenAt(tb, filepath.Join(tb.TempDir(), "recur.db"), nil)
 }
 
-// MustOpenAt opens and migrates the store at path with the given clock (nil: time.Now).
+// MustOpenAt opens and migrates the store at path with the given clock
+// (nil: a new Clock).
 func MustOpenAt(tb testing.TB, path string, now func() time.Time) *store.Store {
 	tb.Helper()
+	if now == nil {
+		now = NewClock(tb).Now
+	}
 	s, err := store.Open(store.Options{Path: path, Migrations: migrations.FS, Now: now})
 	if err != nil {
 		tb.Fatal(err)

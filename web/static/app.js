@@ -138,6 +138,10 @@ if (document.querySelector("header form.signout") && "EventSource" in window) {
   // The browser reconnects by itself after a dropped connection; when the
   // server refuses the stream (signed out, too many open), it stops.
   // Statuses missed meanwhile show on the next load.
+  // Signing out ends the stream first: a request for it still on its way
+  // would otherwise reach the server after the session ended, and be
+  // refused with a 401 the console shows.
+  document.querySelector("header form.signout").addEventListener("submit", () => events.close());
 }
 
 // A copy button next to a field shown once (an app's token) copies it;
@@ -397,5 +401,11 @@ known.then(askAtSignOut);
 
 if (write && outbox) {
   window.addEventListener("online", sendWaiting);
+  // The worker's background sync may hold an entry while the page tries:
+  // when it is done, the page looks again.
+  navigator.serviceWorker?.addEventListener("message", (e) => {
+    if (e.data === "outbox") sendWaiting();
+  });
+  navigator.serviceWorker?.startMessages();
   showWaiting().then(sendWaiting);
 }

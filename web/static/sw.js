@@ -6,8 +6,10 @@
 // is never shown from a cache, to its owner or anyone else.
 importScripts("/static/outbox.js");
 
-const cacheName = "recur-shell-v1";
-const shell = ["/offline", "/static/style.css", "/static/app.js", "/static/outbox.js", "/static/viewer.js", "/static/icon.svg"];
+// Every script a page loads is in the shell: one missing would fail to load
+// on the offline page, and on any page whose request for it is cut short.
+const cacheName = "recur-shell-v3";
+const shell = ["/offline", "/static/style.css", "/static/app.js", "/static/outbox.js", "/static/viewer.js", "/static/register-sw.js", "/static/icon.svg"];
 
 self.addEventListener("install", (e) => {
   e.waitUntil(caches.open(cacheName).then((c) => c.addAll(shell)).then(() => self.skipWaiting()));
@@ -62,6 +64,14 @@ self.addEventListener("fetch", (e) => {
   }
 });
 
+// tell tells the open pages that the worker has tried the outbox: a page
+// that found its entries claimed by the worker lists them anew, and sends
+// itself what the worker could not.
+async function tell() {
+  const pages = await self.clients.matchAll({ type: "window" });
+  for (const p of pages) p.postMessage("outbox");
+}
+
 self.addEventListener("sync", (e) => {
-  if (e.tag === "outbox") e.waitUntil(self.recurOutbox.sendAll());
+  if (e.tag === "outbox") e.waitUntil(self.recurOutbox.sendAll().finally(tell));
 });
