@@ -45,8 +45,10 @@ type bucket struct {
 	seen time.Time
 }
 
-func newLimiter() *limiter {
-	return &limiter{rates: maps.Clone(limits), buckets: map[string]*bucket{}, now: time.Now}
+// newLimiter returns a limiter that reads the clock now, the store's, so
+// that a test's clock decides when a bucket fills again.
+func newLimiter(now func() time.Time) *limiter {
+	return &limiter{rates: maps.Clone(limits), buckets: map[string]*bucket{}, now: now}
 }
 
 // allow takes one request from the route's bucket for key. When the bucket

@@ -138,7 +138,7 @@ func New(opts Options) *Server {
 	if opts.SessionLifetime <= 0 {
 		opts.SessionLifetime = 30 * 24 * time.Hour
 	}
-	s := &Server{opts: opts, keys: keys{opts.Secret}, limiter: newLimiter(),
+	s := &Server{opts: opts, keys: keys{opts.Secret}, limiter: newLimiter(opts.Store.Now),
 		passwords: newPasswords(runtime.NumCPU(), DefaultPasswordWait),
 		signIns:   make(chan signInRequest, signInQueueLen), stopping: make(chan struct{})}
 	s.captures = &journal.Captures{Store: opts.Store, Events: opts.Events, Log: logger}
