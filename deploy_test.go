@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -202,11 +203,65 @@ func TestSystemdUnit(t *testing.T) {
 	}
 	unit := string(raw)
 	t.Run("Settings", func(t *testing.T) {
-		for _, want := range []string{"DynamicUser=yes", "StateDirectory=recur", "ExecStart=/usr/local/bin/recur serve", "ExecReload=/bin/kill -HUP $MAINPID",
+		for _, want := range []string{"Type=notify", "WatchdogSec=30s", "User=recur", "StateDirectory=recur recur/backups",
+			"ExecStart=/usr/local/bin/recur serve --config /etc/recur/recur.toml", "ExecReload=/bin/kill -HUP $MAINPID",
 			"ProtectSystem=strict", "NoNewPrivileges=yes", "PrivateTmp=yes", "ProtectHome=yes", "CapabilityBoundingSet=\n"} {
 			if !strings.Contains(unit, "\n"+want) {
 				t.Errorf("the unit lacks %q", strings.TrimSpace(want))
 			}
+		}
+		// A static user, so that the owner can run commands as it.
+		if strings.Contains(unit, "\nDynamicUser=yes") {
+			t.Error("the unit has DynamicUser=yes")
+		}
+	})
+	t.Run("RestartHasAReason", func(t *testing.T) {
+		before, _, ok := strings.Cut(unit, "\nRestart=")
+		if lines := strings.Split(before, "\n"); !ok || !strings.HasPrefix(lines[len(lines)-1], "# ") {
+			t.Error("Restart= is missing or has no comment above it saying why")
+		}
+	})
+	t.Run("BackupFolderWritable", func(t *testing.T) {
+		// The settings the unit reads, as systemd runs it: the backups go to
+		// a folder the sandbox lets Recur write.
+		var dirs []string
+		for _, d := range unitValues(unit, "StateDirectory") {
+			dirs = append(dirs, "/var/lib/"+d)
+		}
+		cfg, err := LoadConfig("deploy/recur.toml", true, []string{"STATE_DIRECTORY=" + strings.Join(dirs, ":")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := cfg.Storage.DataDir, dirs[0]; got != want {
+			t.Errorf("data_dir is %q, want the unit's first state directory %q", got, want)
+		}
+		if writable := append(dirs, unitValues(unit, "ReadWritePaths")...); cfg.Backup.Dir == "" || !slices.Contains(writable, cfg.Backup.Dir) {
+			t.Errorf("[backup] dir is %q, want one of the folders the unit may write, %q", cfg.Backup.Dir, writable)
+		}
+		if readme := string(readFile(t, "README.md")); !strings.Contains(readme, "recur backup --config /etc/recur/recur.toml "+cfg.Backup.Dir+"/") {
+			t.Errorf("the README's systemd section does not back up by hand into %s", cfg.Backup.Dir)
+		}
+	})
+	t.Run("OwnerCommand", func(t *testing.T) {
+		// The unit's and the README's command runs as the unit's user with
+		// the configuration the service reads.
+		cmd := regexp.MustCompile(`sudo -u (\S+) recur (user add .*)`).FindStringSubmatch(unit)
+		if cmd == nil {
+			t.Fatal("the unit's comments show no command run as its user")
+		}
+		if got, want := cmd[1], unitValues(unit, "User")[0]; got != want {
+			t.Errorf("the command runs as %q, the service as %q", got, want)
+		}
+		if !strings.Contains(string(readFile(t, "README.md")), cmd[0]) {
+			t.Errorf("the README does not show %q", cmd[0])
+		}
+		m := NewMain()
+		m.Stdout, m.Stderr = io.Discard, io.Discard
+		if err := m.ParseFlags(strings.Fields(cmd[2])); err != nil {
+			t.Fatalf("%q: %v", cmd[2], err)
+		}
+		if start := regexp.MustCompile(`\nExecStart=.* --config (\S+)`).FindStringSubmatch(unit); start == nil || m.ConfigPath != start[1] {
+			t.Errorf("the command reads %q, the service's ExecStart %q", m.ConfigPath, start)
 		}
 	})
 	analyze, err := exec.LookPath("systemd-analyze")
@@ -239,10 +294,21 @@ func TestSystemdUnit(t *testing.T) {
 		if m == nil {
 			t.Fatalf("no exposure level in:\n%s", out)
 		}
-		if level, _ := strconv.ParseFloat(string(m[1]), 64); level > 2 {
-			t.Errorf("the unit's exposure level is %.1f, want at most 2 (systemd rates 0 best, 10 worst)", level)
+		if level, _ := strconv.ParseFloat(string(m[1]), 64); level > 1.5 {
+			t.Errorf("the unit's exposure level is %.1f, want at most 1.5 (systemd rates 0 best, 10 worst)", level)
 		}
 	})
+}
+
+// unitValues is the space-separated values of the unit's lines KEY=.
+func unitValues(unit, key string) []string {
+	var values []string
+	for line := range strings.SplitSeq(unit, "\n") {
+		if v, ok := strings.CutPrefix(line, key+"="); ok {
+			values = append(values, strings.Fields(v)...)
+		}
+	}
+	return values
 }
 
 // TestToolchainPinnedEverywhere guards one Go release for every build:

@@ -102,6 +102,9 @@ type Main struct {
 	mayCreateDB bool
 
 	ops opsParts // metrics and scheduled backups, while serving
+
+	notify       *notifier // systemd's notify socket, while serving under it
+	stopWatchdog func()
 }
 
 // NewMain returns a Main wired to the process's standard streams and environment.
@@ -263,15 +266,18 @@ func (m *Main) serve(ctx context.Context) error {
 	}
 	m.Logger.Info("recur is listening", "url", "http://"+ln.Addr().String(), "api_docs", docs+"/api/docs/api",
 		"data_dir", m.Config.Storage.DataDir, "version", version)
+	m.startNotify()
 	m.reportOllama(ctx, ollama)
 	return nil
 }
 
-// Close stops what Run started, in order: HTTP first (letting requests in
-// flight finish), then cron, then the pipeline's workers (a run cut short
-// goes back to the queue), then the mail queue, then the database.
+// Close stops what Run started, in order: systemd is told and the watchdog
+// ends, then HTTP (letting requests in flight finish), then cron, then the
+// pipeline's workers (a run cut short goes back to the queue), then the
+// mail queue, then the database.
 func (m *Main) Close() error {
 	var errs []error
+	m.stopNotify()
 	if m.http != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), m.Config.Server.ShutdownWait.Duration)
 		defer cancel()

@@ -38,6 +38,9 @@ var liveKeys = []string{"log.", "mail.", "server.shutdown_timeout"}
 func (m *Main) Reload() error {
 	m.reloadMu.Lock()
 	defer m.reloadMu.Unlock()
+	// systemd shows the unit reloading until READY=1, whatever the outcome.
+	m.tellSystemd("RELOADING=1")
+	defer m.tellSystemd("READY=1")
 	cfg, err := m.readConfig()
 	if err != nil {
 		m.Logger.Error("configuration not reloaded; the running one stays", "error", err)
