@@ -95,7 +95,7 @@ func TestReleaseSnapshot(t *testing.T) {
 				checkStaticBinary(t, binary, machine)
 			}
 		}
-		for _, want := range []string{"recur", "README.md", "LICENSE", "CHANGELOG.md", "config.example.toml"} {
+		for _, want := range []string{"recur", "README.md", "LICENSE", "CHANGELOG.md", "config.example.toml", "deploy/recur.service", "deploy/recur.toml"} {
 			if !slices.Contains(names, want) {
 				t.Errorf("%s holds %v, want %s too", filepath.Base(archives[0]), names, want)
 			}
