@@ -93,7 +93,7 @@ func TestComposeFile(t *testing.T) {
 		}
 	})
 	t.Run("BaseURLFromEnvFile", func(t *testing.T) {
-		if got, want := recur.Environment["RECUR_SERVER_BASE_URL"], "${RECUR_BASE_URL:-http://localhost:8080}"; got != want {
+		if got, want := recur.Environment["RECUR_SERVER_BASE_URL"], "${RECUR_BASE_URL:-http://127.0.0.1:8080}"; got != want {
 			t.Errorf("RECUR_SERVER_BASE_URL is %q, want %q: set in .env, with a default", got, want)
 		}
 	})
