@@ -68,8 +68,8 @@ next:
 }
 
 // TestMetricsEndpoint scrapes a serving instance after some activity: every
-// family is there with values that match what happened, a token needs the
-// metrics:read scope, and the [metrics] addr listener serves without one.
+// family is there with values that match what happened, only a token that
+// carries metrics:read by name reads them, and the [metrics] addr listener serves without one.
 func TestMetricsEndpoint(t *testing.T) {
 	dir := t.TempDir()
 	m, fake, base := startServer(t, dir, "RECUR_METRICS_ADDR=127.0.0.1:0")
@@ -166,13 +166,24 @@ func TestMetricsEndpoint(t *testing.T) {
 			t.Errorf("GET /metrics without credentials = %d %s, want 401", res.StatusCode, body)
 		}
 	})
-	t.Run("Session", func(t *testing.T) {
-		if _, _, err := run(t, dir, "a long password\n", "user", "add", "owner@example.com", "--password-stdin"); err != nil {
+	// The metrics are the whole server's: a user's session and a token
+	// with every scope (as signing in makes) are no way to them.
+	t.Run("ErrSession", func(t *testing.T) {
+		if _, _, err := run(t, dir, "a long password\n", "user", "add", "other@example.com", "--password-stdin"); err != nil {
 			t.Fatal(err)
 		}
-		session := signIn(t, base, "owner@example.com", "a long password")
-		if res, got, _ := getMetrics(t, session.http, root+"/metrics", ""); res.StatusCode != 200 || len(got) == 0 {
-			t.Errorf("GET /metrics on a session = %d, want the metrics", res.StatusCode)
+		session := signIn(t, base, "other@example.com", "a long password")
+		if res, _, body := getMetrics(t, session.http, root+"/metrics", ""); res.StatusCode != 403 || !strings.Contains(body, "recur token create") {
+			t.Errorf("GET /metrics on a session = %d %s, want 403 saying how the owner reads them", res.StatusCode, body)
+		}
+	})
+	t.Run("ErrEveryScope", func(t *testing.T) {
+		every, _, err := run(t, dir, "", "token", "create", "me@example.com")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res, _, body := getMetrics(t, http.DefaultClient, root+"/metrics", strings.TrimSpace(every)); res.StatusCode != 403 {
+			t.Errorf("GET /metrics with a * token = %d %s, want 403: * does not stand for metrics:read", res.StatusCode, body)
 		}
 	})
 	t.Run("OpenListener", func(t *testing.T) {
