@@ -203,7 +203,7 @@ func (b *scheduledBackups) write(ctx context.Context) (string, int64, error) {
 	}
 	path := filepath.Join(b.cfg.Dir, name)
 	partial := filepath.Join(b.cfg.Dir, ".partial-"+name)
-	size, err := writeBackup(ctx, b.store, parsed, partial, b.recipient)
+	size, err := writeBackup(ctx, b.store, parsed, partial, b.recipient, nil)
 	if err != nil {
 		return "", 0, err
 	}
