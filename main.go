@@ -243,7 +243,7 @@ func (m *Main) serve(ctx context.Context) error {
 	}
 	m.ln = ln
 	m.http = &http.Server{
-		Handler:           srv.Handler(),
+		Handler:           underPrefix(basePath(m.Config.BaseURL()), srv.Handler()),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       time.Minute,
 		WriteTimeout:      2 * time.Minute,
