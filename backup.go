@@ -72,8 +72,7 @@ func (m *Main) backup(ctx context.Context, path string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(m.Stderr, "Copying the database...")
-	size, err := writeBackup(ctx, m.store, key, path, nil)
+	size, err := writeBackup(ctx, m.store, key, path, nil, stderrProgress(m.Stderr))
 	if err != nil {
 		return err
 	}
@@ -85,8 +84,8 @@ func (m *Main) backup(ctx context.Context, path string) error {
 // writeBackup writes the archive of the store s and the instance's key to a
 // new file at path, mode 0600, encrypted to recipient unless it is nil, and
 // returns the archive's size. A file at path is never overwritten; on
-// failure nothing is left at path.
-func writeBackup(ctx context.Context, s *store.Store, key []byte, path string, recipient age.Recipient) (int64, error) {
+// failure nothing is left at path. p, when not nil, is told of each step.
+func writeBackup(ctx context.Context, s *store.Store, key []byte, path string, recipient age.Recipient, p *byteProgress) (int64, error) {
 	// The copy goes to a private folder beside the archive, then into it.
 	tmp, err := os.MkdirTemp(filepath.Dir(path), ".recur-backup-*")
 	if err != nil {
@@ -94,6 +93,7 @@ func writeBackup(ctx context.Context, s *store.Store, key []byte, path string, r
 	}
 	defer os.RemoveAll(tmp)
 	db := filepath.Join(tmp, backupDB)
+	p.Step("Copying the database...")
 	if err := s.Backup(ctx, db); err != nil {
 		return 0, fmt.Errorf("copy the database: %w", err)
 	}
@@ -106,7 +106,9 @@ func writeBackup(ctx context.Context, s *store.Store, key []byte, path string, r
 		return 0, err
 	}
 	n := &countingWriter{w: f}
-	err = writeMaybeEncrypted(n, recipient, func(w io.Writer) error { return writeArchive(w, db, secretText(key)) })
+	p.Step("Writing the archive...")
+	err = writeMaybeEncrypted(n, recipient, func(w io.Writer) error { return writeArchive(w, db, secretText(key), p) })
+	p.Done()
 	if err == nil {
 		err = f.Sync()
 	}
@@ -129,8 +131,9 @@ func refuseExisting(path string) error {
 	return nil
 }
 
-// writeArchive writes the key and the database file at db as a tar.gz to w.
-func writeArchive(w io.Writer, db string, key []byte) error {
+// writeArchive writes the key and the database file at db as a tar.gz to
+// w, counting the database's bytes on p.
+func writeArchive(w io.Writer, db string, key []byte, p *byteProgress) error {
 	f, err := os.Open(db)
 	if err != nil {
 		return err
@@ -140,6 +143,7 @@ func writeArchive(w io.Writer, db string, key []byte) error {
 	if err != nil {
 		return err
 	}
+	p.Count("database", st.Size())
 	gz := gzip.NewWriter(w)
 	tw := tar.NewWriter(gz)
 	now := time.Now().UTC().Truncate(time.Second)
@@ -147,7 +151,7 @@ func writeArchive(w io.Writer, db string, key []byte) error {
 		name string
 		size int64
 		r    io.Reader
-	}{{secretFile, int64(len(key)), strings.NewReader(string(key))}, {backupDB, st.Size(), f}} {
+	}{{secretFile, int64(len(key)), strings.NewReader(string(key))}, {backupDB, st.Size(), p.Reader(f)}} {
 		h := &tar.Header{Typeflag: tar.TypeReg, Name: member.name, Mode: 0o600, Size: member.size, ModTime: now}
 		if err := tw.WriteHeader(h); err != nil {
 			return err
@@ -197,13 +201,23 @@ func (m *Main) restore(ctx context.Context, path, identity string) error {
 		}
 	}()
 
-	archive, err := openMaybeEncrypted(f, identity)
+	p := stderrProgress(m.Stderr)
+	p.Step("Reading the archive...")
+	var total int64
+	if st, err := f.Stat(); err == nil {
+		total = st.Size()
+	}
+	p.Count("archive", total)
+	archive, err := openMaybeEncrypted(p.Reader(f), identity)
 	if err != nil {
 		return fmt.Errorf("%s: %w; nothing was restored", path, err)
 	}
-	if err := unpackArchive(archive, stage); err != nil {
+	err = unpackArchive(archive, stage)
+	p.Done()
+	if err != nil {
 		return fmt.Errorf("%s: %w; nothing was restored", path, err)
 	}
+	p.Step("Checking the database...")
 	if err := checkBackup(ctx, stage); err != nil {
 		return fmt.Errorf("%s: %w; nothing was restored", path, err)
 	}

@@ -73,6 +73,9 @@ type scheduledBackups struct {
 	recipient age.Recipient // nil: plain archives
 	log       *slog.Logger
 	now       func() time.Time
+	// observe, when set, is told of each backup written: when, how long it
+	// took and its size (the metrics).
+	observe func(at time.Time, took time.Duration, size int64)
 
 	running atomic.Bool
 	mu      sync.Mutex
@@ -91,7 +94,27 @@ func (m *Main) newScheduledBackups() *scheduledBackups {
 	if cfg.AgeRecipient != "" {
 		b.recipient, _ = parseRecipient(cfg.AgeRecipient) // checked by Validate
 	}
+	if m.ops.metrics != nil {
+		b.observe = m.ops.metrics.ObserveBackup
+		b.observeNewest()
+	}
 	return b
+}
+
+// observeNewest tells observe of the newest archive already in the folder,
+// so that the metrics know the last backup from the start: its time from its
+// name, its size from the file, its duration unknown.
+func (b *scheduledBackups) observeNewest() {
+	names, err := b.archives()
+	if err != nil || len(names) == 0 {
+		return
+	}
+	newest := names[len(names)-1]
+	at, err := time.Parse(backupTimeLayout, backupName.FindStringSubmatch(newest)[1])
+	st, serr := os.Stat(filepath.Join(b.cfg.Dir, newest))
+	if err == nil && serr == nil {
+		b.observe(at, 0, st.Size())
+	}
 }
 
 // schedule is the cron schedule of the job that checks whether a backup is due.
@@ -136,7 +159,11 @@ func (b *scheduledBackups) due() bool {
 // backup writes one archive now, then removes the oldest beyond Keep. It
 // logs one line, with the archive's size, and returns the archive's path.
 func (b *scheduledBackups) backup(ctx context.Context) (string, error) {
+	start := b.now()
 	path, size, err := b.write(ctx)
+	if err == nil && b.observe != nil {
+		b.observe(start, b.now().Sub(start), size)
+	}
 	b.mu.Lock()
 	if err != nil {
 		b.failed = b.now()
@@ -176,7 +203,7 @@ func (b *scheduledBackups) write(ctx context.Context) (string, int64, error) {
 	}
 	path := filepath.Join(b.cfg.Dir, name)
 	partial := filepath.Join(b.cfg.Dir, ".partial-"+name)
-	size, err := writeBackup(ctx, b.store, parsed, partial, b.recipient)
+	size, err := writeBackup(ctx, b.store, parsed, partial, b.recipient, nil)
 	if err != nil {
 		return "", 0, err
 	}

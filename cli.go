@@ -1,11 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -38,19 +40,28 @@ Usage:
 Every command takes --config FILE (default ./recur.toml when present).
 Every key can also be set with RECUR_<SECTION>_<KEY>, such as RECUR_SERVER_ADDR.
 Only serve and migrate make a new database; the others need an existing one.
-Run "recur COMMAND --help" for a command's options.
+Run "recur help COMMAND" (or "recur COMMAND --help") for a command's options;
+"recur --version" is "recur version". A mistake on the command line exits 2.
 `
 
 // ParseFlags reads the command line and picks the command Run will run.
 func (m *Main) ParseFlags(args []string) error {
+	if len(args) > 1 && args[0] == "help" {
+		// recur help COMMAND is recur COMMAND --help.
+		return m.ParseFlags(append(slices.Clone(args[1:]), "--help"))
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprint(m.Stdout, usage)
 		if len(args) == 0 {
-			return errors.New("no command given")
+			fmt.Fprint(m.Stderr, usage)
+			return errors.New("no command given; run recur help to see the commands")
 		}
+		fmt.Fprint(m.Stdout, usage)
 		return flag.ErrHelp
 	}
 	name, rest := args[0], args[1:]
+	if name == "--version" || name == "-version" {
+		name = "version"
+	}
 	switch name {
 	case "serve":
 		m.mayCreateDB = true
@@ -90,7 +101,7 @@ func (m *Main) ParseFlags(args []string) error {
 	case "eval":
 		return m.parseEval(rest)
 	}
-	return fmt.Errorf("unknown command %q; run recur --help to see the commands", name)
+	return fmt.Errorf("unknown command %q; run recur help to see the commands", name)
 }
 
 // commandGroup is a command made of subcommands, such as recur user.
@@ -134,8 +145,7 @@ func (m *Main) groups() map[string]commandGroup {
 func (m *Main) parseGroup(name string, args []string) error {
 	g := m.groups()[name]
 	if len(args) == 0 {
-		m.groupUsage(m.Stderr, g)
-		return fmt.Errorf("recur %s: say which command; run recur %s --help", g.name, g.name)
+		return fmt.Errorf("recur %s: say which command; run recur help %s to see them", g.name, g.name)
 	}
 	if a := args[0]; a == "-h" || a == "-help" || a == "--help" || a == "help" {
 		m.groupUsage(m.Stdout, g)
@@ -146,7 +156,7 @@ func (m *Main) parseGroup(name string, args []string) error {
 			return c.parse(args[1:])
 		}
 	}
-	return fmt.Errorf("unknown command %q; run recur %s --help to see the commands", g.name+" "+args[0], g.name)
+	return fmt.Errorf("unknown command %q; run recur help %s to see the commands", g.name+" "+args[0], g.name)
 }
 
 func (m *Main) groupUsage(w io.Writer, g commandGroup) {
@@ -156,26 +166,30 @@ func (m *Main) groupUsage(w io.Writer, g commandGroup) {
 		fmt.Fprintf(tw, "  recur %s %s\t%s\n", g.name, c.synopsis, c.summary)
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\nEvery command takes --config FILE. Run \"recur %s COMMAND --help\" for a command's options.\n", g.name)
+	fmt.Fprintf(w, "\nEvery command takes --config FILE. Run \"recur help %s COMMAND\" for a command's options.\n", g.name)
 }
 
 // parse parses a command's flags, which may come before or after its
-// positional arguments, and checks their number.
+// positional arguments, and checks their number. Its usage is printed for
+// --help; a mistake gives one line naming it and the help to read.
 func (m *Main) parse(synopsis, about string, args []string, minPos, maxPos int, define func(*flag.FlagSet), done func([]string)) error {
 	fs := flag.NewFlagSet(synopsis, flag.ContinueOnError)
-	fs.SetOutput(m.Stderr)
+	fs.SetOutput(io.Discard) // the mistake is told in the error, in one line
 	fs.StringVar(&m.ConfigPath, "config", "", "configuration `FILE` (default ./recur.toml when present)")
 	if define != nil {
 		define(fs)
 	}
-	fs.Usage = func() {
-		fmt.Fprintf(m.Stderr, "Usage: recur %s [flags]\n\n%s\n\nFlags:\n", synopsis, about)
-		fs.PrintDefaults()
-	}
+	fs.Usage = func() {}
+	help := "run recur help " + commandName(synopsis)
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(m.Stderr, "Usage: recur %s [flags]\n\n%s\n\nFlags:\n", synopsis, about)
+			fs.SetOutput(m.Stderr)
+			fs.PrintDefaults()
 			return err
+		} else if err != nil {
+			return fmt.Errorf("recur %s: %w; %s", commandName(synopsis), err, help)
 		}
 		if fs.NArg() == 0 {
 			break
@@ -183,28 +197,46 @@ func (m *Main) parse(synopsis, about string, args []string, minPos, maxPos int, 
 		pos, args = append(pos, fs.Arg(0)), fs.Args()[1:]
 	}
 	if len(pos) < minPos || len(pos) > maxPos {
-		fs.Usage()
-		return fmt.Errorf("recur %s: wrong number of arguments", synopsis)
+		return fmt.Errorf("recur %s: %s; %s", synopsis, argCount(minPos, maxPos, len(pos)), help)
 	}
 	done(pos)
 	return nil
 }
 
+// commandName is the command a synopsis names: its leading lower-case
+// words, "token create" of "token create EMAIL".
+func commandName(synopsis string) string {
+	var words []string
+	for _, w := range strings.Fields(synopsis) {
+		if strings.Trim(w, "abcdefghijklmnopqrstuvwxyz-") != "" {
+			break
+		}
+		words = append(words, w)
+	}
+	return strings.Join(words, " ")
+}
+
+// argCount says what is wrong with the number of arguments given.
+func argCount(minPos, maxPos, given int) string {
+	switch {
+	case given < minPos:
+		return "an argument is missing"
+	case maxPos == 0:
+		return fmt.Sprintf("it takes no arguments, and %d were given", given)
+	}
+	return fmt.Sprintf("too many arguments (%d given)", given)
+}
+
 func (m *Main) parseMigrate(args []string) error {
-	return m.parse("migrate up|down|status", "Apply every pending migration (up), roll back the newest (down), or list them (status).", args, 1, 1, nil,
+	actions := map[string]func(context.Context) error{"up": m.migrateUp, "down": m.migrateDown, "status": m.migrateStatus}
+	var bad error
+	err := m.parse("migrate up|down|status", "Apply every pending migration (up), roll back the newest (down), or list them (status).", args, 1, 1, nil,
 		func(pos []string) {
-			m.command = func(ctx context.Context) error {
-				switch pos[0] {
-				case "up":
-					return m.migrateUp(ctx)
-				case "down":
-					return m.migrateDown(ctx)
-				case "status":
-					return m.migrateStatus(ctx)
-				}
-				return fmt.Errorf("unknown migrate action %q; use up, down or status", pos[0])
+			if m.command = actions[pos[0]]; m.command == nil {
+				bad = fmt.Errorf("recur migrate: unknown action %q; use up, down or status; run recur help migrate", pos[0])
 			}
 		})
+	return cmp.Or(err, bad)
 }
 
 func (m *Main) migrateUp(ctx context.Context) error {

@@ -36,20 +36,27 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	code := NewMain().Exec(ctx, os.Args[1:])
+	stop()
+	os.Exit(code)
+}
 
-	m := NewMain()
-	if err := m.ParseFlags(os.Args[1:]); errors.Is(err, flag.ErrHelp) {
-		os.Exit(0)
+// Exec runs the command line args to its end and returns the exit status:
+// 0 when it worked (help included), 2 for a usage error (an unknown
+// command or flag, a missing argument), 1 when the command failed.
+func (m *Main) Exec(ctx context.Context, args []string) int {
+	if err := m.ParseFlags(args); errors.Is(err, flag.ErrHelp) {
+		return 0
 	} else if err != nil {
 		fmt.Fprintln(m.Stderr, "recur:", err)
-		os.Exit(2)
+		return 2
 	}
 	// The server reloads its configuration on SIGHUP, from its first
 	// moment; the other commands end on it, as programs do.
 	hup := make(chan os.Signal, 1)
 	if m.reloads {
 		signal.Notify(hup, syscall.SIGHUP)
+		defer signal.Stop(hup)
 	}
 	restrictUmask()
 	err := m.Run(ctx)
@@ -62,8 +69,9 @@ func main() {
 	}
 	if err != nil {
 		fmt.Fprintln(m.Stderr, "recur:", err)
-		os.Exit(1)
+		return 1
 	}
+	return 0
 }
 
 // Main is the program: its configuration, its parts and the command it runs.
@@ -247,7 +255,7 @@ func (m *Main) serve(ctx context.Context) error {
 	}
 	m.ln = ln
 	m.http = &http.Server{
-		Handler:           srv.Handler(),
+		Handler:           underPrefix(basePath(m.Config.BaseURL()), srv.Handler()),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       time.Minute,
 		WriteTimeout:      2 * time.Minute,

@@ -174,7 +174,7 @@ func TestCommands(t *testing.T) {
 	t.Run("UnknownCommand", func(t *testing.T) {
 		m := NewMain()
 		m.Stdout, m.Stderr = io.Discard, io.Discard
-		if err := m.ParseFlags([]string{"frobnicate"}); err == nil || !strings.Contains(err.Error(), "recur --help") {
+		if err := m.ParseFlags([]string{"frobnicate"}); err == nil || !strings.Contains(err.Error(), "recur help") {
 			t.Fatalf("err = %v", err)
 		}
 	})

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime"
 	"time"
 
 	"github.com/recur-journal/recur/metrics"
@@ -45,7 +47,9 @@ type opsParts struct {
 // newMetrics makes the metrics of a serving Main: the collectors, counting
 // from the database at scrape time.
 func (m *Main) newMetrics() {
-	m.ops.metrics = metrics.New(metrics.Options{Captures: m.store, Logger: m.Logger.With("part", "metrics")})
+	b := readBuild()
+	m.ops.metrics = metrics.New(metrics.Options{Captures: m.store, Logger: m.Logger.With("part", "metrics"),
+		Build: metrics.Build{Version: b.Version, Commit: b.Commit, GoVersion: cmp.Or(b.GoVersion, runtime.Version())}})
 }
 
 // countModel counts the model's calls when metrics are kept.

@@ -1,13 +1,19 @@
 package main
 
 import (
+	"context"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/recur-journal/recur/metrics"
 )
 
 // scrape is one answer of GET /metrics: each series ("name{labels}") with
@@ -62,8 +68,8 @@ next:
 }
 
 // TestMetricsEndpoint scrapes a serving instance after some activity: every
-// family is there with values that match what happened, a token needs the
-// metrics:read scope, and the [metrics] addr listener serves without one.
+// family is there with values that match what happened, only a token that
+// carries metrics:read by name reads them, and the [metrics] addr listener serves without one.
 func TestMetricsEndpoint(t *testing.T) {
 	dir := t.TempDir()
 	m, fake, base := startServer(t, dir, "RECUR_METRICS_ADDR=127.0.0.1:0")
@@ -120,6 +126,7 @@ func TestMetricsEndpoint(t *testing.T) {
 		{family: "recur_mail_sent_total", want: 1},
 		{family: "recur_mail_failed_total", want: 0},
 		{family: "go_goroutines", want: -1, min: 1},
+		{family: "recur_build_info", labels: []string{`version="` + version + `"`, `goversion="go`}, want: 1},
 	} {
 		v, ok := got.sum(c.family, c.labels...)
 		switch {
@@ -158,13 +165,24 @@ func TestMetricsEndpoint(t *testing.T) {
 			t.Errorf("GET /metrics without credentials = %d %s, want 401", res.StatusCode, body)
 		}
 	})
-	t.Run("Session", func(t *testing.T) {
-		if _, _, err := run(t, dir, "a long password\n", "user", "add", "owner@example.com", "--password-stdin"); err != nil {
+	// The metrics are the whole server's: a user's session and a token
+	// with every scope (as signing in makes) are no way to them.
+	t.Run("ErrSession", func(t *testing.T) {
+		if _, _, err := run(t, dir, "a long password\n", "user", "add", "other@example.com", "--password-stdin"); err != nil {
 			t.Fatal(err)
 		}
-		session := signIn(t, base, "owner@example.com", "a long password")
-		if res, got, _ := getMetrics(t, session.http, root+"/metrics", ""); res.StatusCode != 200 || len(got) == 0 {
-			t.Errorf("GET /metrics on a session = %d, want the metrics", res.StatusCode)
+		session := signIn(t, base, "other@example.com", "a long password")
+		if res, _, body := getMetrics(t, session.http, root+"/metrics", ""); res.StatusCode != 403 || !strings.Contains(body, "recur token create") {
+			t.Errorf("GET /metrics on a session = %d %s, want 403 saying how the owner reads them", res.StatusCode, body)
+		}
+	})
+	t.Run("ErrEveryScope", func(t *testing.T) {
+		every, _, err := run(t, dir, "", "token", "create", "me@example.com")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res, _, body := getMetrics(t, http.DefaultClient, root+"/metrics", strings.TrimSpace(every)); res.StatusCode != 403 {
+			t.Errorf("GET /metrics with a * token = %d %s, want 403: * does not stand for metrics:read", res.StatusCode, body)
 		}
 	})
 	t.Run("OpenListener", func(t *testing.T) {
@@ -180,4 +198,56 @@ func TestMetricsEndpoint(t *testing.T) {
 			t.Errorf("the metrics listener answers GET /api/captures with %d, want 404: it serves metrics only", res.StatusCode)
 		}
 	})
+}
+
+// TestBackupMetrics: a scheduled backup sets the last backup's time, duration
+// and size, and a restarted server reads the newest archive already there.
+func TestBackupMetrics(t *testing.T) {
+	now := time.Date(2026, 3, 1, 3, 0, 0, 0, time.UTC)
+	b := backupsOver(t, 2, &now)
+	m := metrics.New(metrics.Options{})
+	b.observe = m.ObserveBackup
+	clock := now
+	b.now = func() time.Time { clock = clock.Add(2 * time.Second); return clock } // each reading 2s on
+	if err := b.run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	names, _ := b.archives()
+	if len(names) != 1 {
+		t.Fatalf("the run wrote %v, want one archive", names)
+	}
+	st, err := os.Stat(filepath.Join(b.cfg.Dir, names[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := scrapeOf(t, m)
+	// due() reads the clock once, then the backup twice: start and end.
+	if at, want := got["recur_backup_last_success_timestamp_seconds"], float64(now.Add(4*time.Second).Unix()); at != want {
+		t.Errorf("last backup's time = %v, want %v", at, want)
+	}
+	if d := got["recur_backup_last_duration_seconds"]; d <= 0 {
+		t.Errorf("last backup's duration = %v, want the time the write took", d)
+	}
+	if size := got["recur_backup_last_size_bytes"]; size != float64(st.Size()) {
+		t.Errorf("last backup's size = %v, want the archive's %d bytes", size, st.Size())
+	}
+
+	restarted := metrics.New(metrics.Options{})
+	b.observe = restarted.ObserveBackup
+	b.observeNewest()
+	again := scrapeOf(t, restarted)
+	named, _ := time.Parse(backupTimeLayout, backupName.FindStringSubmatch(names[0])[1])
+	if again["recur_backup_last_success_timestamp_seconds"] != float64(named.Unix()) ||
+		again["recur_backup_last_size_bytes"] != float64(st.Size()) {
+		t.Errorf("after a restart the metrics read %v, want the newest archive's time and size", again)
+	}
+}
+
+// scrapeOf is what m serves at GET /metrics.
+func scrapeOf(t *testing.T, m *metrics.Metrics) scrape {
+	t.Helper()
+	srv := httptest.NewServer(m.Handler())
+	defer srv.Close()
+	_, got, _ := getMetrics(t, http.DefaultClient, srv.URL, "")
+	return got
 }

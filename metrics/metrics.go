@@ -32,12 +32,25 @@ type CaptureCounter interface {
 
 var _ CaptureCounter = (*store.Store)(nil)
 
+// detectionBuckets are the detection histogram's bounds, in seconds: written
+// out, because computed ones (prometheus.ExponentialBuckets) give labels such
+// as le="3.6450000000000005".
+var detectionBuckets = []float64{0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30}
+
 // Options configures Metrics.
 type Options struct {
 	// Captures is read at each scrape; nil leaves out the capture and queue
 	// metrics.
 	Captures CaptureCounter
 	Logger   *slog.Logger
+	// Build is what recur_build_info reports.
+	Build Build
+}
+
+// Build names the running binary: its version, the commit it was built
+// from and the Go release that built it.
+type Build struct {
+	Version, Commit, GoVersion string
 }
 
 // Metrics holds Recur's collectors in a registry of their own.
@@ -55,6 +68,9 @@ type Metrics struct {
 	detectionDuration prometheus.Histogram
 	mailSent          prometheus.Counter
 	mailFailed        prometheus.Counter
+	backupAt          prometheus.Gauge
+	backupDuration    prometheus.Gauge
+	backupSize        prometheus.Gauge
 }
 
 // New makes the collectors and registers them, with the Go runtime's and the
@@ -81,13 +97,23 @@ func New(opts Options) *Metrics {
 		detections: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "detection_runs_total",
 			Help: "Pattern detection runs (one user each) by result (ok or error)."}, []string{"result"}),
 		detectionDuration: prometheus.NewHistogram(prometheus.HistogramOpts{Namespace: namespace, Name: "detection_duration_seconds",
-			Help: "How long one detection run took.", Buckets: prometheus.ExponentialBuckets(0.005, 3, 9)}),
+			Help: "How long one detection run took.", Buckets: detectionBuckets}),
 		mailSent: prometheus.NewCounter(prometheus.CounterOpts{Namespace: namespace, Name: "mail_sent_total",
 			Help: "Mails handed to the mail server (or, without one, written to the log)."}),
 		mailFailed: prometheus.NewCounter(prometheus.CounterOpts{Namespace: namespace, Name: "mail_failed_total",
 			Help: "Tries to send a mail that failed; the mail queue retries with backoff."}),
+		backupAt: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "backup_last_success_timestamp_seconds",
+			Help: "When the last scheduled backup was written, in Unix seconds; 0 before the first."}),
+		backupDuration: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "backup_last_duration_seconds",
+			Help: "How long the last scheduled backup took to write; 0 when not known."}),
+		backupSize: prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "backup_last_size_bytes",
+			Help: "The size of the last scheduled backup's archive, in bytes."}),
 	}
-	m.reg.MustRegister(m.modelCalls, m.modelDuration, m.promptTokens, m.outputTokens, m.requests, m.requestDuration,
+	info := prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "build_info",
+		Help:        "Always 1; its labels name the running binary's version, commit and Go release.",
+		ConstLabels: prometheus.Labels{"version": opts.Build.Version, "commit": opts.Build.Commit, "goversion": opts.Build.GoVersion}})
+	info.Set(1)
+	m.reg.MustRegister(info, m.backupAt, m.backupDuration, m.backupSize, m.modelCalls, m.modelDuration, m.promptTokens, m.outputTokens, m.requests, m.requestDuration,
 		m.detections, m.detectionDuration, m.mailSent, m.mailFailed,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if opts.Captures != nil {
@@ -113,6 +139,15 @@ func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
 func (m *Metrics) ObserveRequest(route string, status int, d time.Duration) {
 	m.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
 	m.requestDuration.WithLabelValues(route).Observe(d.Seconds())
+}
+
+// ObserveBackup records a backup written at at, which took d and made an
+// archive of size bytes. A zero d leaves the duration at 0: not known, as for
+// an archive found on disk at start.
+func (m *Metrics) ObserveBackup(at time.Time, d time.Duration, size int64) {
+	m.backupAt.Set(float64(at.Unix()))
+	m.backupDuration.Set(d.Seconds())
+	m.backupSize.Set(float64(size))
 }
 
 // captureCollector reads the capture counts from the database at scrape

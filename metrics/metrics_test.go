@@ -260,3 +260,48 @@ func TestDashboard(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildAndBackup: the build's facts are one series of value 1, and the
+// last backup's time, duration and size read back as they were observed.
+func TestBuildAndBackup(t *testing.T) {
+	m := metrics.New(metrics.Options{Build: metrics.Build{Version: "v1.2.3", Commit: "abc123", GoVersion: "go1.26.9"}})
+	fams := families(t, m)
+	if got := fams.series[`recur_build_info{commit="abc123",goversion="go1.26.9",version="v1.2.3"}`]; got != 1 {
+		t.Errorf("recur_build_info = %v, want 1 with the version, commit and Go version; got %v", got, fams.series)
+	}
+	if got := value(fams, "recur_backup_last_success_timestamp_seconds"); got != 0 {
+		t.Errorf("before any backup, the last backup's time = %v, want 0", got)
+	}
+	at := time.Date(2026, 3, 1, 3, 0, 0, 0, time.UTC)
+	m.ObserveBackup(at, 1500*time.Millisecond, 4096)
+	fams = families(t, m)
+	for family, want := range map[string]float64{
+		"recur_backup_last_success_timestamp_seconds": float64(at.Unix()),
+		"recur_backup_last_duration_seconds":          1.5,
+		"recur_backup_last_size_bytes":                4096,
+	} {
+		if got := value(fams, family); got != want {
+			t.Errorf("%s = %v, want %v", family, got, want)
+		}
+	}
+}
+
+// TestRoundBuckets: every histogram bucket's le label is a round number
+// (0.005, never 0.015000000000000001), as a person reads it on a dashboard.
+func TestRoundBuckets(t *testing.T) {
+	m, _ := activity(t)
+	rec := httptest.NewRecorder()
+	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	le := regexp.MustCompile(`le="([^"]*)"`)
+	round := regexp.MustCompile(`^(\+Inf|\d+(\.\d{1,3})?)$`)
+	seen := 0
+	for _, match := range le.FindAllStringSubmatch(rec.Body.String(), -1) {
+		seen++
+		if !round.MatchString(match[1]) {
+			t.Errorf("bucket le=%q is not a round number", match[1])
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no histogram bucket was scraped")
+	}
+}

@@ -150,7 +150,7 @@ func (s *Server) deleteApp(ctx context.Context, in *appInput) (*struct{}, error)
 }
 
 // checkGrant makes sure every scope exists (422 under scopes, one sentence
-// per unknown scope) and that the caller may grant them all (mayMake: 403
+// per unknown scope or owner's scope, which no app may carry) and that the caller may grant them all (mayMake: 403
 // naming the scope it lacks).
 func checkGrant(p *principal, scopes []string) error {
 	if len(scopes) == 0 {
@@ -161,6 +161,9 @@ func checkGrant(p *principal, scopes []string) error {
 		if sc != scopeAll && !slices.Contains(store.ScopeNames(), sc) {
 			problems = append(problems, fmt.Sprintf("The scope %q does not exist; known scopes are %s, or * for all.",
 				sc, strings.Join(store.ScopeNames(), ", ")))
+		}
+		if store.OwnerScope(sc) {
+			problems = append(problems, store.OwnerScopeRefusal)
 		}
 	}
 	if len(problems) > 0 {

@@ -134,18 +134,13 @@ func TestCreateApp(t *testing.T) {
 
 func TestSessionGrantsAnyScope(t *testing.T) {
 	h, _ := accountsHarness(t)
-	user := *h.alice
-	setPassword(t, h, &user, "correct horse battery")
-	b := h.browser()
-	if res := b.do("POST", "/api/login", map[string]string{"email": user.Email, "password": "correct horse battery"}); res.Status != 200 {
-		t.Fatalf("login: %d %s", res.Status, res.Body)
-	}
+	b := signedInAlice(t, h)
 	res := b.do("POST", "/api/apps", map[string]any{"name": "Everything", "scopes": []string{"*"}})
 	if res.Status != 201 || !strings.Contains(string(res.Body), `"scopes":["*"]`) {
 		t.Fatalf("register with a session: %d %s", res.Status, res.Body)
 	}
 	token := res.JSON(t)["data"].(map[string]any)["token"].(string)
-	if res := h.do("GET", "/api/users/me", token, nil); res.Status != 200 || !strings.Contains(string(res.Body), user.Email) {
+	if res := h.do("GET", "/api/users/me", token, nil); res.Status != 200 || !strings.Contains(string(res.Body), h.alice.Email) {
 		t.Fatalf("the new token: %d %s", res.Status, res.Body)
 	}
 }

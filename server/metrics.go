@@ -2,11 +2,14 @@ package server
 
 import (
 	"net/http"
+	"slices"
 	"time"
+
+	"github.com/recur-journal/recur/store"
 )
 
 // scopeMetricsRead is the scope that lets a token read GET /metrics.
-const scopeMetricsRead = "metrics:read"
+const scopeMetricsRead = store.ScopeMetricsRead
 
 // Metrics is what the server counts its requests with and serves at
 // GET /metrics. *metrics.Metrics is the real one.
@@ -37,16 +40,19 @@ func (s *Server) observe(r *http.Request, status int, d time.Duration) {
 	}
 }
 
-// serveMetrics serves GET /metrics, outside /api and so outside Huma, to a
-// signed-in session or a token with the metrics:read scope.
+// serveMetrics serves GET /metrics, outside /api and so outside Huma, to
+// the server's owner alone: a token that carries metrics:read by name, which
+// only the command line makes. The metrics are the whole instance's, so a
+// user's session, a token with "*" and an app's token are refused.
 func (s *Server) serveMetrics(w http.ResponseWriter, r *http.Request) {
 	p, err := s.resolve(r.Context(), r.Header.Get("Authorization"))
 	if err != nil {
 		writeJSONError(w, toAPIError(r.Context(), err))
 		return
 	}
-	if p.Token != nil && !p.Token.Can(scopeMetricsRead) {
-		writeJSONError(w, &apiError{status: http.StatusForbidden, Message: "This token lacks the " + scopeMetricsRead + " scope."})
+	if p.Token == nil || p.Token.App || !slices.Contains(p.Token.Scopes, scopeMetricsRead) {
+		writeJSONError(w, &apiError{status: http.StatusForbidden, Message: "The metrics are the server owner's: they need a token with the " +
+			scopeMetricsRead + " scope, made with recur token create EMAIL --scopes " + scopeMetricsRead + ", or [metrics] addr."})
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")

@@ -32,7 +32,7 @@ func scopeTable() string {
 	for _, s := range store.Scopes {
 		fmt.Fprintf(&b, "| `%s` | %s |\n", s.Name, s.Description)
 	}
-	b.WriteString("| `*` | every scope |\n")
+	b.WriteString("| `*` | every scope but `" + scopeMetricsRead + "`, which only the owner grants, with `recur token create` |\n")
 	return b.String()
 }
 

@@ -62,6 +62,9 @@ func validAppScopes(scopes []string) ([]string, error) {
 		if s = strings.TrimSpace(s); s != "" && !slices.Contains(out, s) {
 			out = append(out, s)
 		}
+		if OwnerScope(s) {
+			return nil, Invalid("scopes", OwnerScopeRefusal)
+		}
 	}
 	if len(out) == 0 {
 		return nil, Invalid("scopes", "Give at least one scope.")

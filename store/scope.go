@@ -16,6 +16,20 @@ type Scope struct {
 // added in later versions.
 const ScopeAll = "*"
 
+// ScopeMetricsRead lets a token read the instance's metrics. It is the
+// owner's: only the command line (recur token create) puts it on a token,
+// and "*" does not stand for it.
+const ScopeMetricsRead = "metrics:read"
+
+// OwnerScopeRefusal is the sentence that refuses an owner's scope (see
+// OwnerScope) asked for over the API or the web app.
+const OwnerScopeRefusal = "The scope " + ScopeMetricsRead + " reads the whole server's metrics and is its owner's alone: " +
+	"the owner makes such a token at the command line with recur token create EMAIL --scopes " + ScopeMetricsRead + "."
+
+// OwnerScope reports whether the scope name is one that only the server's
+// owner grants, at the command line: never an app, a user or a token.
+func OwnerScope(name string) bool { return name == ScopeMetricsRead }
+
 // Scopes lists every scope, in the order the README and OpenAPI show them.
 var Scopes = []Scope{
 	{"profile:read", "Read the account: GET /users/me."},
@@ -29,7 +43,7 @@ var Scopes = []Scope{
 	{"apps:manage", "List, register, change and remove third-party apps and their tokens."},
 	{"devices:write", "Register and remove the push tokens of your devices."},
 	{"account:export", "Download everything stored for the account: GET /users/me/export."},
-	{"metrics:read", "Read the instance's metrics in the Prometheus format: GET /metrics (outside /api)."},
+	{ScopeMetricsRead, "Read the whole instance's metrics in the Prometheus format: GET /metrics (outside /api). Only the owner grants it, with recur token create; * does not include it."},
 }
 
 // ScopeNames lists the names of Scopes, in order.

@@ -46,9 +46,12 @@ type appsData struct {
 func scopeChoices(ticked []string) []scopeChoice {
 	out := make([]scopeChoice, 0, len(store.Scopes)+1)
 	for _, s := range store.Scopes {
+		if store.OwnerScope(s.Name) {
+			continue // granted at the command line alone
+		}
 		out = append(out, scopeChoice{Name: s.Name, Description: s.Description, Checked: slices.Contains(ticked, s.Name)})
 	}
-	return append(out, scopeChoice{Name: store.ScopeAll, Description: "Everything, including scopes added in later versions.",
+	return append(out, scopeChoice{Name: store.ScopeAll, Description: "Everything, including scopes added in later versions, except reading the server's metrics.",
 		Checked: slices.Contains(ticked, store.ScopeAll)})
 }
 

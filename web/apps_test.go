@@ -124,3 +124,19 @@ func TestApps(t *testing.T) {
 		}
 	})
 }
+
+// TestAppsRefuseOwnerScope: the form offers no metrics:read, and a form
+// posted with it anyway is refused with 422 and the sentence saying the
+// owner grants it at the command line.
+func TestAppsRefuseOwnerScope(t *testing.T) {
+	h := newHarness(t, nil)
+	alice := h.signIn(h.alice)
+	if a := alice.get("/settings/apps"); strings.Contains(a.body, `value="metrics:read"`) {
+		t.Error("the apps form offers metrics:read, which only the owner grants")
+	}
+	a := alice.post("/settings/apps", url.Values{"name": {"Prometheus"}, "scopes": {"metrics:read"}})
+	has(t, "POST /settings/apps with metrics:read", a, 422, "recur token create")
+	if list, _, _ := h.store.ListApps(context.Background(), h.alice.ID, store.Page{Page: 1, Limit: 10}); len(list) != 0 {
+		t.Errorf("apps %+v, want none", list)
+	}
+}

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// TestSubPath serves Recur under base_url's path, as a proxy that keeps
+// the prefix (https://home.example/journal → 127.0.0.1:PORT/journal)
+// passes it on: the API, a page and a static asset answer under the
+// prefix, and the sign-in mail, sent through a real SMTP server, links
+// under it too, to a link that signs in.
+func TestSubPath(t *testing.T) {
+	lc := newLinkCatcher(t)
+	host, port, _ := net.SplitHostPort(lc.addr)
+	addr := freeAddr(t)
+	root := "http://" + addr + "/journal"
+	dir := t.TempDir()
+	startServer(t, dir, "RECUR_SERVER_ADDR="+addr, "RECUR_SERVER_BASE_URL="+root+"/",
+		"RECUR_MAIL_SMTP_HOST="+host, "RECUR_MAIL_SMTP_PORT="+port, "RECUR_MAIL_TLS=none")
+	if _, _, err := run(t, dir, "", "user", "add", "me@example.com"); err != nil {
+		t.Fatal(err)
+	}
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	get := func(t *testing.T, url string) (*http.Response, string) {
+		t.Helper()
+		res, err := noRedirect.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res, string(b)
+	}
+	for _, c := range []struct{ name, path, contentType string }{
+		{"API", "/api/health-check", "application/json"},
+		{"Page", "/", "text/html"},
+		{"StaticAsset", "/static/app.js", "text/javascript"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, body := get(t, root+c.path)
+			if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), c.contentType) {
+				t.Errorf("GET %s = %d %s, want 200 %s: %.200s", root+c.path, res.StatusCode, res.Header.Get("Content-Type"), c.contentType, body)
+			}
+		})
+	}
+	t.Run("PrefixWithoutSlash", func(t *testing.T) {
+		if res, _ := get(t, root); res.StatusCode != http.StatusMovedPermanently || res.Header.Get("Location") != "/journal/" {
+			t.Errorf("GET %s = %d Location %q, want a redirect to /journal/", root, res.StatusCode, res.Header.Get("Location"))
+		}
+	})
+	t.Run("MailedLink", func(t *testing.T) {
+		// From the web app (its Origin), so the mail carries a link.
+		req, _ := http.NewRequest("POST", root+"/api/magic-links/mails", strings.NewReader(`{"email":"me@example.com"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Origin", "http://"+addr)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != 204 {
+			t.Fatalf("POST magic-links/mails = %d", res.StatusCode)
+		}
+		link := lc.link(t)
+		if !strings.HasPrefix(link, root+"/api/magic-links/login?") {
+			t.Fatalf("mailed link %s, want one under %s/api", link, root)
+		}
+		res, body := get(t, link)
+		if res.StatusCode >= 400 {
+			t.Errorf("GET the mailed link = %d %.200s, want it to sign in", res.StatusCode, body)
+		}
+		if c := res.Header.Get("Set-Cookie"); c == "" {
+			t.Errorf("GET the mailed link set no session cookie (%d, Location %q)", res.StatusCode, res.Header.Get("Location"))
+		}
+	})
+}
