@@ -30,7 +30,7 @@ func (s *browserSession) pageText(url string) string {
 // with the button of value answer ("" when no question is expected).
 func (s *browserSession) signOutAnswering(answer string) {
 	s.t.Helper()
-	s.run(chromedp.Navigate(s.base+"/"))
+	s.run(chromedp.Navigate(s.base + "/"))
 	waitCount(s.t, s.ctx, `form[data-testid=write][data-outbox-checked]`, 1)
 	press(s.t, s.ctx, `form[action="/sign-out"] button`)
 	if answer != "" {

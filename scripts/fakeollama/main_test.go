@@ -23,7 +23,9 @@ func TestDefaultsAnswerAtOnce(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	urls := make(chan string, 1)
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), func(u string) { urls <- u }) }()
+	go func() {
+		done <- run(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), func(u string) { urls <- u })
+	}()
 	defer func() {
 		cancel()
 		if err := <-done; err != nil {
