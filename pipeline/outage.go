@@ -40,6 +40,7 @@ type gate struct {
 	step     int       // failed probes since the outage began
 	probeAt  time.Time // when the next probe may go
 	probing  bool      // a probe is out
+	asked    time.Time // the server asked not to be called before then (Retry-After)
 	open     chan struct{}
 }
 
@@ -126,7 +127,7 @@ func (g *gate) done(probe, faulted bool) {
 	g.probing = false
 	if g.failing && faulted {
 		g.step++
-		g.probeAt = time.Now().Add(g.delay(g.step))
+		g.probeAt = later(time.Now().Add(g.delay(g.step)), g.asked)
 	}
 }
 
@@ -170,18 +171,29 @@ func (g *gate) shut(err error, unusable bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.lastErr = err.Error()
+	if wait := waitAsked(err); wait > 0 {
+		g.asked = time.Now().Add(min(wait, g.max))
+	}
 	if g.failing {
 		g.unusable = g.unusable && unusable
 		return
 	}
 	g.failing, g.unusable, g.since, g.step = true, unusable, time.Now(), 0
-	g.probeAt = g.since.Add(g.delay(0))
+	g.probeAt = later(g.since.Add(g.delay(0)), g.asked)
 	g.open = make(chan struct{})
 	msg := "calls to Ollama fail; analysis waits and retries with backoff"
 	if unusable {
 		msg = "Ollama answers with output that cannot be used, even to a plain check; analysis waits and retries with backoff"
 	}
 	g.log.Warn(msg, "error", err, "backoff_from", g.base.String(), "backoff_to", g.max.String())
+}
+
+// later is the later of two times.
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 // fault reports whether err is the model server's fault rather than the
