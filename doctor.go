@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"time"
-
-	"github.com/recur-journal/recur/pipeline"
 )
 
 // doctor checks each part a working install needs and says what to do
@@ -38,19 +36,26 @@ func (m *Main) doctor(ctx context.Context) error {
 		report(true, "database", m.Config.DBPath())
 	}
 
-	ollama, err := pipeline.NewOllama(pipeline.OllamaOptions{URL: m.Config.Ollama.URL, Model: m.Config.Ollama.Model,
-		EmbedModel: m.Config.Ollama.EmbedModel, Timeout: 10 * time.Second})
+	model, err := m.newProvider(10 * time.Second)
 	if err != nil {
 		return err
 	}
-	st := ollama.Check(pctx)
+	st := model.Check(pctx)
+	server, ollama := "model server", m.Config.Model.Provider == "ollama"
+	if ollama {
+		server = "ollama"
+	}
 	if !st.Reachable {
-		report(false, "ollama", st.Problem)
+		report(false, server, st.Problem)
 	} else {
-		report(true, "ollama", fmt.Sprintf("version %s at %s", st.Version, st.URL))
-		report(st.ModelPresent, "model "+st.Model, presence(st.ModelPresent, st.Model))
+		if ollama {
+			report(true, server, fmt.Sprintf("version %s at %s", st.Version, st.URL))
+		} else {
+			report(true, server, "an OpenAI-compatible server at "+st.URL)
+		}
+		report(st.ModelPresent, "model "+st.Model, presence(ollama, st.ModelPresent, st.Model, "name"))
 		if st.EmbedModel != "" {
-			report(st.EmbedModelPresent, "embedding model "+st.EmbedModel, presence(st.EmbedModelPresent, st.EmbedModel))
+			report(st.EmbedModelPresent, "embedding model "+st.EmbedModel, presence(ollama, st.EmbedModelPresent, st.EmbedModel, "embed_name"))
 		}
 	}
 	if problems > 0 {
@@ -60,11 +65,18 @@ func (m *Main) doctor(ctx context.Context) error {
 	return nil
 }
 
-func presence(ok bool, model string) string {
-	if ok {
+// presence says whether a model is on the server, and what to do when it
+// is not; key is its key in [model].
+func presence(ollama, ok bool, model, key string) string {
+	switch {
+	case ok && ollama:
 		return "pulled"
+	case ok:
+		return "served"
+	case ollama:
+		return "not pulled; run: ollama pull " + model
 	}
-	return "not pulled; run: ollama pull " + model
+	return "not among the server's models (GET /models); load it there or set [model] " + key
 }
 
 func configSource(path string) string {

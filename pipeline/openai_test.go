@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ollama/ollama/api"
-
 	"github.com/recur-journal/recur/pipeline"
 	"github.com/recur-journal/recur/pipeline/fakeopenai"
 	"github.com/recur-journal/recur/pipeline/scripted"
@@ -38,10 +36,7 @@ func newOpenAI(t *testing.T, f *fakeopenai.Server, url string) pipeline.Provider
 // would give them, unless fault gives a reply of its own.
 func answerFromLexicon(f *fakeopenai.Server, lex *scripted.Lexicon, fault func(step string) (fakeopenai.Reply, bool)) {
 	f.OnChat(func(req *fakeopenai.ChatRequest) fakeopenai.Reply {
-		r := &api.ChatRequest{}
-		for _, m := range req.Messages {
-			r.Messages = append(r.Messages, api.Message{Role: m.Role, Content: m.Content})
-		}
+		r := scripted.Request(req.Text())
 		if fault != nil {
 			if reply, ok := fault(scripted.Step(r)); ok {
 				return reply
@@ -236,8 +231,7 @@ func TestOpenAIProviderRun(t *testing.T) {
 func extractCalls(f *fakeopenai.Server) int {
 	n := 0
 	for _, c := range f.Calls() {
-		if c.Chat != nil && len(c.Chat.Messages) > 0 &&
-			scripted.Step(&api.ChatRequest{Messages: []api.Message{{Content: c.Chat.Messages[0].Content}}}) == "extract" {
+		if c.Chat != nil && scripted.Step(scripted.Request(c.Chat.Text())) == "extract" {
 			n++
 		}
 	}

@@ -275,3 +275,18 @@ func writeError(w http.ResponseWriter, status int, message, kind string) {
 	}
 	writeJSON(w, status, map[string]any{"error": map[string]any{"message": message, "type": kind, "code": nil}})
 }
+
+// Text is the request's system message and its last user message.
+func (r *ChatRequest) Text() (system, user string) {
+	for _, m := range r.Messages {
+		switch m.Role {
+		case "system":
+			if system == "" {
+				system = m.Content
+			}
+		case "user":
+			user = m.Content
+		}
+	}
+	return system, user
+}
