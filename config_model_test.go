@@ -140,3 +140,24 @@ func writeTOML(t *testing.T, text string) string {
 	}
 	return path
 }
+
+// TestDoctorOpenAI guards what doctor says of an OpenAI-compatible server:
+// that it answers and serves the models, or which key to set when it does
+// not serve one.
+func TestDoctorOpenAI(t *testing.T) {
+	fake := fakeopenai.New(t)
+	fake.RequireKey("sk-doctor")
+	doctor := func(t *testing.T, name string) (string, error) {
+		env := []string{"RECUR_STORAGE_DATA_DIR=" + migratedDir(t, t.TempDir()), "RECUR_MODEL_PROVIDER=openai", "RECUR_MODEL_URL=" + fake.URL(),
+			"RECUR_MODEL_API_KEY=sk-doctor", "RECUR_MODEL_NAME=" + name, "RECUR_MODEL_EMBED_NAME=" + fakeopenai.DefaultModels[1]}
+		out, _, err := runEnv(t, env, "", "doctor")
+		return out, err
+	}
+	if out, err := doctor(t, fakeopenai.DefaultModels[0]); err != nil || !strings.Contains(out, "ok   model server: an OpenAI-compatible server at "+fake.URL()) ||
+		!strings.Contains(out, "ok   model "+fakeopenai.DefaultModels[0]+": served") {
+		t.Errorf("doctor said %q, %v", out, err)
+	}
+	if out, err := doctor(t, "absent"); err == nil || !strings.Contains(out, "FAIL model absent: not among the server's models (GET /models); load it there or set [model] name") {
+		t.Errorf("doctor said %q, %v", out, err)
+	}
+}
