@@ -163,7 +163,7 @@ func (g *gate) recover(usable bool) {
 	// so that there is never more than one.
 	g.failing, g.unusable = false, false
 	close(g.open)
-	g.log.Info("calls to Ollama work again; analysis resumes", "outage", time.Since(g.since).Round(time.Millisecond).String(),
+	g.log.Info("calls to the model server work again; analysis resumes", "outage", time.Since(g.since).Round(time.Millisecond).String(),
 		"failed_probes", g.step)
 }
 
@@ -181,9 +181,9 @@ func (g *gate) shut(err error, unusable bool) {
 	g.failing, g.unusable, g.since, g.step = true, unusable, time.Now(), 0
 	g.probeAt = later(g.since.Add(g.delay(0)), g.asked)
 	g.open = make(chan struct{})
-	msg := "calls to Ollama fail; analysis waits and retries with backoff"
+	msg := "calls to the model server fail; analysis waits and retries with backoff"
 	if unusable {
-		msg = "Ollama answers with output that cannot be used, even to a plain check; analysis waits and retries with backoff"
+		msg = "The model server answers with output that cannot be used, even to a plain check; analysis waits and retries with backoff"
 	}
 	g.log.Warn(msg, "error", err, "backoff_from", g.base.String(), "backoff_to", g.max.String())
 }
