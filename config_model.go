@@ -23,11 +23,11 @@ func (c *ModelConfig) validate() error {
 			return bad("url", "%q is not an http URL, like http://127.0.0.1:11434 (Ollama) or http://127.0.0.1:8081/v1 (openai)", u)
 		}
 	}
-	switch {
-	case len(urls) == 0:
+	if len(urls) == 0 {
 		return bad("url", "must name the model server, like http://127.0.0.1:11434")
-	case len(urls) > 1:
-		return bad("url", "names %d servers; this version of Recur uses one, so give one URL", len(urls))
+	}
+	if len(urls) > 16 {
+		return bad("url", "names %d servers; 16 at most", len(urls))
 	}
 	if c.Name == "" {
 		return bad("name", "must name a model, like qwen2.5:7b")

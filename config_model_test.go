@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recur-journal/recur/pipeline/fakeollama"
 	"github.com/recur-journal/recur/pipeline/fakeopenai"
 	"github.com/recur-journal/recur/pipeline/scripted"
 )
@@ -79,7 +80,7 @@ func TestModelConfigErrors(t *testing.T) {
 		{"BothVariables", "", []string{"RECUR_OLLAMA_URL=http://a:1", "RECUR_MODEL_NAME=x"}, "remove [ollama] and RECUR_OLLAMA_*"},
 		{"Provider", "[model]\nprovider = \"llamacpp\"\n", nil, "model.provider: \"llamacpp\" is neither ollama nor openai"},
 		{"URL", "[model]\nurl = \"127.0.0.1:11434\"\n", nil, "model.url: \"127.0.0.1:11434\" is not an http URL"},
-		{"SeveralURLs", "[model]\nurl = \"http://a:1, http://b:1\"\n", nil, "model.url: names 2 servers"},
+		{"OneOfSeveralURLs", "[model]\nurl = \"http://a:1, b:1\"\n", nil, "model.url: \"b:1\" is not an http URL"},
 		{"KeyForOllama", "[model]\napi_key = \"sk\"\n", nil, "model.api_key: is sent to an openai server only"},
 		{"KeyTwice", "", []string{"RECUR_MODEL_API_KEY=sk", "RECUR_MODEL_API_KEY_FILE=/k"}, "keep one"},
 	} {
@@ -159,5 +160,16 @@ func TestDoctorOpenAI(t *testing.T) {
 	}
 	if out, err := doctor(t, "absent"); err == nil || !strings.Contains(out, "FAIL model absent: not among the server's models (GET /models); load it there or set [model] name") {
 		t.Errorf("doctor said %q, %v", out, err)
+	}
+}
+
+// TestDoctorPool guards doctor with several model servers: one line for
+// each, saying which works.
+func TestDoctorPool(t *testing.T) {
+	fake := fakeollama.New(t)
+	env := []string{"RECUR_STORAGE_DATA_DIR=" + migratedDir(t, t.TempDir()), "RECUR_MODEL_URL=" + fake.URL() + ", http://127.0.0.1:1"}
+	out, _, err := runEnv(t, env, "", "doctor")
+	if err == nil || !strings.Contains(out, "ok   ollama at "+fake.URL()) || !strings.Contains(out, "FAIL ollama at http://127.0.0.1:1") {
+		t.Errorf("doctor said %q, %v; want a line for each server", out, err)
 	}
 }

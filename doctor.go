@@ -36,26 +36,32 @@ func (m *Main) doctor(ctx context.Context) error {
 		report(true, "database", m.Config.DBPath())
 	}
 
-	model, err := m.newProvider(10 * time.Second)
+	servers, err := m.endpoints(10 * time.Second)
 	if err != nil {
 		return err
 	}
-	st := model.Check(pctx)
 	server, ollama := "model server", m.Config.Model.Provider == "ollama"
 	if ollama {
 		server = "ollama"
 	}
-	if !st.Reachable {
-		report(false, server, st.Problem)
-	} else {
-		if ollama {
-			report(true, server, fmt.Sprintf("version %s at %s", st.Version, st.URL))
-		} else {
-			report(true, server, "an OpenAI-compatible server at "+st.URL)
+	for _, model := range servers {
+		st := model.Check(pctx)
+		at := "" // with several servers, each line says which
+		if len(servers) > 1 {
+			at = " at " + st.URL
 		}
-		report(st.ModelPresent, "model "+st.Model, presence(ollama, st.ModelPresent, st.Model, "name"))
+		if !st.Reachable {
+			report(false, server+at, st.Problem)
+			continue
+		}
+		if ollama {
+			report(true, server+at, fmt.Sprintf("version %s at %s", st.Version, st.URL))
+		} else {
+			report(true, server+at, "an OpenAI-compatible server at "+st.URL)
+		}
+		report(st.ModelPresent, "model "+st.Model+at, presence(ollama, st.ModelPresent, st.Model, "name"))
 		if st.EmbedModel != "" {
-			report(st.EmbedModelPresent, "embedding model "+st.EmbedModel, presence(ollama, st.EmbedModelPresent, st.EmbedModel, "embed_name"))
+			report(st.EmbedModelPresent, "embedding model "+st.EmbedModel+at, presence(ollama, st.EmbedModelPresent, st.EmbedModel, "embed_name"))
 		}
 	}
 	if problems > 0 {

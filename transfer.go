@@ -195,7 +195,7 @@ func (m *Main) newPipeline(log *slog.Logger) (*pipeline.Pipeline, pipeline.Provi
 		Model:     m.countModel(model),
 		ModelName: m.Config.Model.Name,
 		Logger:    log.With("part", "pipeline"),
-		Workers:   m.Config.Model.Workers,
+		Workers:   m.Config.Model.Workers * len(m.Config.Model.URLs()),
 		Detector:  m.countDetection(detect.NewDetector(m.store, nil)),
 	}), model, nil
 }
@@ -203,9 +203,27 @@ func (m *Main) newPipeline(log *slog.Logger) (*pipeline.Pipeline, pipeline.Provi
 // newProvider is the client of the configured model server, its calls
 // bounded by timeout.
 func (m *Main) newProvider(timeout time.Duration) (pipeline.Provider, error) {
+	providers, err := m.endpoints(timeout)
+	if err != nil || len(providers) == 1 {
+		return providers[0], err
+	}
+	urls := m.Config.Model.URLs()
+	return pipeline.NewPool(urls, providers, m.Config.Model.Workers, time.Second, time.Minute, m.Logger.With("part", "pipeline")), nil
+}
+
+// endpoints are the clients of each configured model server.
+func (m *Main) endpoints(timeout time.Duration) ([]pipeline.Provider, error) {
 	c := m.Config.Model
-	return pipeline.NewProvider(pipeline.ModelOptions{Provider: c.Provider, URL: c.URL, Model: c.Name, EmbedModel: c.EmbedName,
-		APIKey: c.APIKey, Timeout: timeout})
+	var out []pipeline.Provider
+	for _, u := range c.URLs() {
+		p, err := pipeline.NewProvider(pipeline.ModelOptions{Provider: c.Provider, URL: u, Model: c.Name, EmbedModel: c.EmbedName,
+			APIKey: c.APIKey, Timeout: timeout})
+		if err != nil {
+			return []pipeline.Provider{nil}, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
 }
 
 func (m *Main) exportJournal(ctx context.Context, email, output, format string) error {

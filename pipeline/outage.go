@@ -53,12 +53,16 @@ func newGate(base, max time.Duration, log *slog.Logger) *gate {
 // delay is the wait before the probe after step failed ones: the base
 // doubled per step up to the cap, less a random quarter so that several
 // Recur processes sharing one Ollama do not probe in step.
-func (g *gate) delay(step int) time.Duration {
-	d := g.base
-	for i := 0; i < step && d < g.max; i++ {
+func (g *gate) delay(step int) time.Duration { return backoff(g.base, g.max, step) }
+
+// backoff is the wait after step failures: base doubled per step up to
+// max, less a random quarter.
+func backoff(base, max time.Duration, step int) time.Duration {
+	d := base
+	for i := 0; i < step && d < max; i++ {
 		d *= 2
 	}
-	d = min(d, g.max)
+	d = min(d, max)
 	return d - rand.N(d/4+1)
 }
 
@@ -103,16 +107,24 @@ func (g *gate) pass(ctx context.Context) (probe bool, err error) {
 		if wait < 0 {
 			wait = time.Hour // a probe is out: its end opens the gate or sets the next one
 		}
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return false, ctx.Err()
-		case <-open:
-		case <-t.C:
+		if err := sleep(ctx, open, wait); err != nil {
+			return false, err
 		}
-		t.Stop()
 	}
+}
+
+// sleep waits until ch is closed or d has passed. It returns ctx's error
+// when ctx ends first.
+func sleep(ctx context.Context, ch <-chan struct{}, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-ch:
+	case <-t.C:
+	}
+	return nil
 }
 
 // done ends a probe. faulted says its run ended because a call failed: the
