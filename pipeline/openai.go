@@ -57,7 +57,6 @@ func NewOpenAI(opts OpenAIOptions) (*OpenAI, error) {
 	hc := &http.Client{
 		Timeout: opts.Timeout,
 		Transport: &http.Transport{
-			Proxy:                 http.ProxyFromEnvironment,
 			DialContext:           (&net.Dialer{Timeout: 5 * time.Second}).DialContext,
 			ResponseHeaderTimeout: opts.Timeout,
 			MaxIdleConnsPerHost:   8,
