@@ -25,12 +25,17 @@ import (
 type Config struct {
 	Server  ServerConfig  `toml:"server"`
 	Storage StorageConfig `toml:"storage"`
-	Ollama  OllamaConfig  `toml:"ollama"`
+	Model   ModelConfig   `toml:"model"`
+	Ollama  OllamaConfig  `toml:"ollama"` // the older name of [model]; see adoptOllama
 	Mail    MailConfig    `toml:"mail"`
 	Auth    AuthConfig    `toml:"auth"`
 	Log     LogConfig     `toml:"log"`
 	Backup  BackupConfig  `toml:"backup"`
 	Metrics MetricsConfig `toml:"metrics"`
+
+	// Deprecated is the line said at start when the configuration uses
+	// names that are going away; empty when it does not.
+	Deprecated string `toml:"-"`
 }
 
 // ServerConfig is the [server] section.
@@ -50,7 +55,21 @@ type StorageConfig struct {
 	DataDir string `toml:"data_dir"`
 }
 
-// OllamaConfig is the [ollama] section.
+// ModelConfig is the [model] section: the model server and its models.
+type ModelConfig struct {
+	// Provider is "ollama" or "openai" (any OpenAI-compatible server).
+	Provider string `toml:"provider"`
+	// URL is the server's address; for openai the API's base, /v1 included.
+	URL       string   `toml:"url"`
+	Name      string   `toml:"name"`
+	EmbedName string   `toml:"embed_name"`
+	APIKey    string   `toml:"api_key" secret:"true"`
+	Timeout   Duration `toml:"timeout"`
+	Workers   int      `toml:"workers"`
+}
+
+// OllamaConfig is the [ollama] section, the older name of [model], which
+// still works (see adoptOllama). It has no defaults: [model] has them.
 type OllamaConfig struct {
 	URL        string   `toml:"url"`
 	Model      string   `toml:"model"`
@@ -105,7 +124,7 @@ func DefaultConfig() Config {
 			TrustedProxies: []string{}},
 		Backup:  BackupConfig{Interval: Duration{24 * time.Hour}, Keep: 7},
 		Storage: StorageConfig{DataDir: "./data"},
-		Ollama: OllamaConfig{URL: "http://127.0.0.1:11434", Model: "qwen2.5:7b", EmbedModel: "nomic-embed-text",
+		Model: ModelConfig{Provider: "ollama", URL: "http://127.0.0.1:11434", Name: "qwen2.5:7b", EmbedName: "nomic-embed-text",
 			Timeout: Duration{5 * time.Minute}, Workers: 2},
 		Mail: MailConfig{SMTPPort: 587, From: "Recur <recur@localhost>", TLS: "starttls"},
 		Auth: AuthConfig{SessionLifetime: Duration{30 * 24 * time.Hour}, TokenLifetime: Duration{365 * 24 * time.Hour}},
@@ -136,6 +155,7 @@ func LoadConfig(path string, required bool, environ []string) (Config, error) {
 		cfg.Storage.DataDir = dir
 	}
 	files := map[string]secretPath{} // secrets read from files, by key
+	var md toml.MetaData
 	if path != "" {
 		text, err := os.ReadFile(path)
 		switch {
@@ -143,7 +163,7 @@ func LoadConfig(path string, required bool, environ []string) (Config, error) {
 		case err != nil:
 			return cfg, tomlError(path, err)
 		default:
-			md, err := toml.Decode(string(text), &cfg)
+			md, err = toml.Decode(string(text), &cfg)
 			if err != nil {
 				return cfg, tomlError(path, err)
 			}
@@ -155,7 +175,11 @@ func LoadConfig(path string, required bool, environ []string) (Config, error) {
 	if err := applyEnvOver(&cfg, environ, files); err != nil {
 		return cfg, err
 	}
-	return cfg, cfg.Validate()
+	legacy, err := cfg.adoptOllama(path, md, environ)
+	if err != nil {
+		return cfg, err
+	}
+	return cfg, legacy.rename(cfg.Validate())
 }
 
 // stateDirectory is the folder systemd made for the service
@@ -245,17 +269,8 @@ func (c *Config) Validate() error {
 	if err := c.Metrics.validate(); err != nil {
 		return err
 	}
-	if u, err := url.Parse(c.Ollama.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return bad("ollama.url", "%q is not an http URL, like http://127.0.0.1:11434", c.Ollama.URL)
-	}
-	if c.Ollama.Model == "" {
-		return bad("ollama.model", "must name a model, like qwen2.5:7b")
-	}
-	if c.Ollama.Workers < 1 || c.Ollama.Workers > 64 {
-		return bad("ollama.workers", "must be 1 to 64")
-	}
-	if c.Ollama.Timeout.Duration <= 0 {
-		return bad("ollama.timeout", "must be positive")
+	if err := c.Model.validate(); err != nil {
+		return err
 	}
 	if !slices.Contains([]string{"starttls", "tls", "none"}, c.Mail.TLS) {
 		return bad("mail.tls", "%q is not one of starttls, tls or none", c.Mail.TLS)

@@ -30,6 +30,9 @@ func configKeys(cfg *Config) []configKey {
 	for i := range root.NumField() {
 		section := root.Type().Field(i).Tag.Get("toml")
 		sv := root.Field(i)
+		if section == "-" || sv.Kind() != reflect.Struct {
+			continue // not a section
+		}
 		for j := range sv.NumField() {
 			f := sv.Type().Field(j)
 			name := section + "." + f.Tag.Get("toml")

@@ -109,7 +109,7 @@ func TestComposeFile(t *testing.T) {
 		if err := cfg.Validate(); err != nil {
 			t.Fatal(err)
 		}
-		if got, want := cfg.Ollama.URL, "http://ollama:11434"; got != want {
+		if got, want := cfg.Model.URL, "http://ollama:11434"; got != want {
 			t.Errorf("Recur asks Ollama at %q, want the service by name, %q", got, want)
 		}
 		cfg.Server.Addr = "0.0.0.0:8080" // the image's, from its Dockerfile
@@ -139,7 +139,7 @@ func TestComposeFile(t *testing.T) {
 			t.Errorf("ollama-pull talks to %q", got)
 		}
 		script := strings.Join(pull.Command, " ")
-		for _, key := range []string{"RECUR_OLLAMA_MODEL", "RECUR_OLLAMA_EMBED_MODEL"} {
+		for _, key := range []string{"RECUR_MODEL_NAME", "RECUR_MODEL_EMBED_NAME"} {
 			if model := recur.Environment[key]; model == "" || !strings.Contains(script, "ollama pull "+model) {
 				t.Errorf("ollama-pull (%q) does not pull %s, %q", script, key, model)
 			}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"time"
-
-	"github.com/recur-journal/recur/pipeline"
 )
 
 // doctor checks each part a working install needs and says what to do
@@ -38,19 +36,32 @@ func (m *Main) doctor(ctx context.Context) error {
 		report(true, "database", m.Config.DBPath())
 	}
 
-	ollama, err := pipeline.NewOllama(pipeline.OllamaOptions{URL: m.Config.Ollama.URL, Model: m.Config.Ollama.Model,
-		EmbedModel: m.Config.Ollama.EmbedModel, Timeout: 10 * time.Second})
+	servers, err := m.endpoints(10 * time.Second)
 	if err != nil {
 		return err
 	}
-	st := ollama.Check(pctx)
-	if !st.Reachable {
-		report(false, "ollama", st.Problem)
-	} else {
-		report(true, "ollama", fmt.Sprintf("version %s at %s", st.Version, st.URL))
-		report(st.ModelPresent, "model "+st.Model, presence(st.ModelPresent, st.Model))
+	server, ollama := "model server", m.Config.Model.Provider == "ollama"
+	if ollama {
+		server = "ollama"
+	}
+	for _, model := range servers {
+		st := model.Check(pctx)
+		at := "" // with several servers, each line says which
+		if len(servers) > 1 {
+			at = " at " + st.URL
+		}
+		if !st.Reachable {
+			report(false, server+at, st.Problem)
+			continue
+		}
+		if ollama {
+			report(true, server+at, fmt.Sprintf("version %s at %s", st.Version, st.URL))
+		} else {
+			report(true, server+at, "an OpenAI-compatible server at "+st.URL)
+		}
+		report(st.ModelPresent, "model "+st.Model+at, presence(ollama, st.ModelPresent, st.Model, "name"))
 		if st.EmbedModel != "" {
-			report(st.EmbedModelPresent, "embedding model "+st.EmbedModel, presence(st.EmbedModelPresent, st.EmbedModel))
+			report(st.EmbedModelPresent, "embedding model "+st.EmbedModel+at, presence(ollama, st.EmbedModelPresent, st.EmbedModel, "embed_name"))
 		}
 	}
 	if problems > 0 {
@@ -60,11 +71,18 @@ func (m *Main) doctor(ctx context.Context) error {
 	return nil
 }
 
-func presence(ok bool, model string) string {
-	if ok {
+// presence says whether a model is on the server, and what to do when it
+// is not; key is its key in [model].
+func presence(ollama, ok bool, model, key string) string {
+	switch {
+	case ok && ollama:
 		return "pulled"
+	case ok:
+		return "served"
+	case ollama:
+		return "not pulled; run: ollama pull " + model
 	}
-	return "not pulled; run: ollama pull " + model
+	return "not among the server's models (GET /models); load it there or set [model] " + key
 }
 
 func configSource(path string) string {

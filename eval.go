@@ -21,8 +21,9 @@ and compare what was found with the labels.
 
 JOURNAL is a labelled journal file (the format is in eval/README.md) or the
 name of a shipped one (SHIPPED). With none, every shipped journal runs.
-The model is the configured one ([ollama] url and model) unless --ollama and
---model say otherwise; your own journal and data are never touched.
+The model is the configured one ([model] provider, url, name and api_key)
+unless --ollama (the server's URL, whichever the provider) and --model say
+otherwise; your own journal and data are never touched.
 
 The report, per journal: planted threads found (recall) and missed; patterns
 that stand for no thread (precision); threads shown on several cards;
@@ -38,8 +39,8 @@ func (m *Main) parseEval(args []string) error {
 	about := strings.Replace(evalAbout, "SHIPPED", strings.Join(shippedNames(), ", "), 1)
 	return m.parse("eval [JOURNAL...] [--ollama URL] [--model NAME] [--json FILE]", about, args, 0, 100,
 		func(fs *flag.FlagSet) {
-			fs.StringVar(&ollamaURL, "ollama", "", "the Ollama `URL` to measure (default [ollama] url)")
-			fs.StringVar(&model, "model", "", "the model `NAME` to measure (default [ollama] model)")
+			fs.StringVar(&ollamaURL, "ollama", "", "the model server's `URL` to measure (default [model] url)")
+			fs.StringVar(&model, "model", "", "the model `NAME` to measure (default [model] name)")
 			fs.StringVar(&jsonPath, "json", "", "also write the report as JSON to `FILE`, to compare models")
 		},
 		func(pos []string) {
@@ -55,9 +56,10 @@ func (m *Main) eval(ctx context.Context, args []string, ollamaURL, model, jsonPa
 	if err != nil {
 		return err
 	}
-	opts := evaluate.Options{OllamaURL: m.Config.Ollama.URL, Model: m.Config.Ollama.Model,
-		EmbedModel: m.Config.Ollama.EmbedModel, Timeout: m.Config.Ollama.Timeout.Duration,
-		Logger: slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))}
+	c := m.Config.Model
+	opts := evaluate.Options{Provider: c.Provider, OllamaURL: c.URL, Model: c.Name, EmbedModel: c.EmbedName, APIKey: c.APIKey,
+		Timeout: c.Timeout.Duration,
+		Logger:  slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))}
 	if ollamaURL != "" {
 		opts.OllamaURL = ollamaURL
 	}

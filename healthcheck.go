@@ -91,7 +91,7 @@ const startupCheckTimeout = 3 * time.Second
 // reportOllama says in one line, at start-up, when Ollama cannot be reached
 // or lacks a model, with the command that fixes it. Recur runs on either
 // way: entries wait in the queue until Ollama answers.
-func (m *Main) reportOllama(ctx context.Context, ollama *pipeline.Ollama) {
+func (m *Main) reportOllama(ctx context.Context, ollama pipeline.Provider) {
 	ctx, cancel := context.WithTimeout(ctx, startupCheckTimeout)
 	defer cancel()
 	st := ollama.Check(ctx)

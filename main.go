@@ -149,6 +149,9 @@ func (m *Main) loadConfig() error {
 	}
 	m.logs = newLogSwitch(m.Stderr, cfg.Log)
 	m.Logger = m.logs.Logger()
+	if cfg.Deprecated != "" {
+		m.Logger.Warn(cfg.Deprecated)
+	}
 	return nil
 }
 
@@ -321,7 +324,7 @@ func (m *Main) Close() error {
 // health tells the health check about Ollama and the queue.
 type health struct {
 	store    *store.Store
-	ollama   *pipeline.Ollama
+	ollama   pipeline.Provider
 	pipeline *pipeline.Pipeline
 }
 
@@ -335,7 +338,7 @@ func (h *health) OllamaHealth(ctx context.Context) server.OllamaHealth {
 	st := h.ollama.Check(ctx)
 	out := h.pipeline.Outage()
 	if out.Failing && st.Problem == "" {
-		st.Problem = fmt.Sprintf("Calls to Ollama fail since %s (%s). Analysis waits and retries with backoff; nothing is lost.",
+		st.Problem = fmt.Sprintf("Calls to the model server fail since %s (%s). Analysis waits and retries with backoff; nothing is lost.",
 			out.Since.UTC().Format(time.RFC3339), out.LastError)
 	}
 	return server.OllamaHealth{URL: st.URL, Reachable: st.Reachable, Version: st.Version,

@@ -25,7 +25,7 @@ import (
 // returns what it printed.
 func run(t *testing.T, dir string, stdin string, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
-	return runEnv(t, []string{"RECUR_STORAGE_DATA_DIR=" + dir, "RECUR_OLLAMA_URL=http://127.0.0.1:1"}, stdin, args...)
+	return runEnv(t, []string{"RECUR_STORAGE_DATA_DIR=" + dir, "RECUR_MODEL_URL=http://127.0.0.1:1"}, stdin, args...)
 }
 
 // runEnv runs the command line with the environment env.
@@ -65,16 +65,16 @@ func TestConfig(t *testing.T) {
 		}
 	})
 	t.Run("FileAndEnvironment", func(t *testing.T) {
-		path := write(t, "[server]\naddr = \"127.0.0.1:9000\"\n[ollama]\ntimeout = \"90s\"\nworkers = 3\n")
-		cfg, err := LoadConfig(path, true, []string{"RECUR_OLLAMA_WORKERS=5", "RECUR_AUTH_SIGNUP=true", "HOME=/x"})
+		path := write(t, "[server]\naddr = \"127.0.0.1:9000\"\n[model]\ntimeout = \"90s\"\nworkers = 3\n")
+		cfg, err := LoadConfig(path, true, []string{"RECUR_MODEL_WORKERS=5", "RECUR_AUTH_SIGNUP=true", "HOME=/x"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if cfg.Server.Addr != "127.0.0.1:9000" || cfg.Ollama.Timeout.Duration != 90*time.Second {
+		if cfg.Server.Addr != "127.0.0.1:9000" || cfg.Model.Timeout.Duration != 90*time.Second {
 			t.Errorf("file values not applied: %+v", cfg)
 		}
-		if cfg.Ollama.Workers != 5 || !cfg.Auth.Signup {
-			t.Errorf("environment did not win: workers %d signup %v", cfg.Ollama.Workers, cfg.Auth.Signup)
+		if cfg.Model.Workers != 5 || !cfg.Auth.Signup {
+			t.Errorf("environment did not win: workers %d signup %v", cfg.Model.Workers, cfg.Auth.Signup)
 		}
 	})
 	t.Run("ExampleIsValidAndComplete", func(t *testing.T) {
@@ -93,13 +93,13 @@ func TestConfig(t *testing.T) {
 	}{
 		{"UnknownKey", "[server]\nadress = \"x\"\n", nil, "server.adress: unknown key"},
 		{"UnknownSection", "[colour]\nred = 1\n", nil, "colour"},
-		{"BadDuration", "[ollama]\ntimeout = \"five minutes\"\n", nil, `ollama.timeout: "five minutes" is not a duration`},
-		{"WrongType", "[ollama]\nworkers = \"two\"\n", nil, "ollama.workers"},
-		{"OutOfRange", "[ollama]\nworkers = 0\n", nil, "ollama.workers: must be 1 to 64"},
+		{"BadDuration", "[model]\ntimeout = \"five minutes\"\n", nil, `model.timeout: "five minutes" is not a duration`},
+		{"WrongType", "[model]\nworkers = \"two\"\n", nil, "model.workers"},
+		{"OutOfRange", "[model]\nworkers = 0\n", nil, "model.workers: must be 1 to 64"},
 		{"BadChoice", "[mail]\ntls = \"maybe\"\n", nil, "mail.tls"},
 		{"BadSyntax", "[server\n", nil, "line 2: expected"},
 		{"UnknownVariable", "", []string{"RECUR_SERVER_PORT=1"}, "RECUR_SERVER_PORT: unknown variable"},
-		{"BadVariable", "", []string{"RECUR_OLLAMA_TIMEOUT=soon"}, `ollama.timeout: "soon" is not a duration`},
+		{"BadVariable", "", []string{"RECUR_MODEL_TIMEOUT=soon"}, `model.timeout: "soon" is not a duration`},
 		{"BadTrustedProxy", "[server]\ntrusted_proxies = [\"10.0.0.0/8\", \"proxy.lan\"]\n", nil, `server.trusted_proxies: "proxy.lan" is not an IP address or a CIDR`},
 		{"BadTrustedProxyVariable", "", []string{"RECUR_SERVER_TRUSTED_PROXIES=127.0.0.1, 10.0.0.0/40"}, `server.trusted_proxies: "10.0.0.0/40" is not`},
 	} {

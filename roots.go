@@ -31,5 +31,5 @@ var installFallbackRoots = sync.OnceFunc(func() {
 // needsRoots reports whether cfg names a peer reached over TLS: an SMTP
 // server (which may use STARTTLS whatever the setting) or Ollama at https.
 func needsRoots(cfg Config) bool {
-	return cfg.Mail.SMTPHost != "" || strings.HasPrefix(strings.ToLower(cfg.Ollama.URL), "https:")
+	return cfg.Mail.SMTPHost != "" || strings.HasPrefix(strings.ToLower(cfg.Model.URL), "https:")
 }

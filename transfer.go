@@ -148,7 +148,7 @@ func (m *Main) watchBatch(ctx context.Context, userID string, b *store.JobBatch)
 		if b, err = m.store.FindJobBatch(context.WithoutCancel(ctx), userID, b.ID); err != nil {
 			return err
 		}
-		bar.draw(b, time.Since(start), p.Waiting(), m.Config.Ollama.URL)
+		bar.draw(b, time.Since(start), p.Waiting(), m.Config.Model.URL)
 		if b.Pending == 0 || ctx.Err() != nil {
 			break
 		}
@@ -178,13 +178,10 @@ func (m *Main) watchBatch(ctx context.Context, userID string, b *store.JobBatch)
 	return nil
 }
 
-// newPipeline makes the analysis pipeline, and its Ollama client, from the
-// configuration.
-func (m *Main) newPipeline(log *slog.Logger) (*pipeline.Pipeline, *pipeline.Ollama, error) {
-	ollama, err := pipeline.NewOllama(pipeline.OllamaOptions{
-		URL: m.Config.Ollama.URL, Model: m.Config.Ollama.Model, EmbedModel: m.Config.Ollama.EmbedModel,
-		Timeout: m.Config.Ollama.Timeout.Duration,
-	})
+// newPipeline makes the analysis pipeline, and its model server's client,
+// from the configuration.
+func (m *Main) newPipeline(log *slog.Logger) (*pipeline.Pipeline, pipeline.Provider, error) {
+	model, err := m.newProvider(m.Config.Model.Timeout.Duration)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -195,12 +192,38 @@ func (m *Main) newPipeline(log *slog.Logger) (*pipeline.Pipeline, *pipeline.Olla
 	return pipeline.New(pipeline.Options{
 		Watcher:   watcher,
 		Store:     m.store,
-		Model:     m.countModel(ollama),
-		ModelName: m.Config.Ollama.Model,
+		Model:     m.countModel(model),
+		ModelName: m.Config.Model.Name,
 		Logger:    log.With("part", "pipeline"),
-		Workers:   m.Config.Ollama.Workers,
+		Workers:   m.Config.Model.Workers * len(m.Config.Model.URLs()),
 		Detector:  m.countDetection(detect.NewDetector(m.store, nil)),
-	}), ollama, nil
+	}), model, nil
+}
+
+// newProvider is the client of the configured model server, its calls
+// bounded by timeout.
+func (m *Main) newProvider(timeout time.Duration) (pipeline.Provider, error) {
+	providers, err := m.endpoints(timeout)
+	if err != nil || len(providers) == 1 {
+		return providers[0], err
+	}
+	urls := m.Config.Model.URLs()
+	return pipeline.NewPool(urls, providers, m.Config.Model.Workers, time.Second, time.Minute, m.Logger.With("part", "pipeline")), nil
+}
+
+// endpoints are the clients of each configured model server.
+func (m *Main) endpoints(timeout time.Duration) ([]pipeline.Provider, error) {
+	c := m.Config.Model
+	var out []pipeline.Provider
+	for _, u := range c.URLs() {
+		p, err := pipeline.NewProvider(pipeline.ModelOptions{Provider: c.Provider, URL: u, Model: c.Name, EmbedModel: c.EmbedName,
+			APIKey: c.APIKey, Timeout: timeout})
+		if err != nil {
+			return []pipeline.Provider{nil}, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
 }
 
 func (m *Main) exportJournal(ctx context.Context, email, output, format string) error {

@@ -18,9 +18,11 @@ import (
 
 // Options configures Run.
 type Options struct {
-	// OllamaURL, Model and EmbedModel name the Ollama server and models to
-	// measure, as [ollama] in the configuration does.
-	OllamaURL, Model, EmbedModel string
+	// Provider ("ollama", the default, or "openai"), OllamaURL (the
+	// server's URL, whichever the provider), Model, EmbedModel and APIKey
+	// name the model server and models to measure, as [model] in the
+	// configuration does.
+	Provider, OllamaURL, Model, EmbedModel, APIKey string
 	// Timeout bounds one model call; 0 means the client's default.
 	Timeout time.Duration
 	// Logger gets the pipeline's messages; nil discards them.
@@ -48,8 +50,8 @@ func Run(ctx context.Context, opts Options, journals []*Journal) (*Report, error
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	ollama, err := pipeline.NewOllama(pipeline.OllamaOptions{URL: opts.OllamaURL, Model: opts.Model,
-		EmbedModel: opts.EmbedModel, Timeout: opts.Timeout})
+	ollama, err := pipeline.NewProvider(pipeline.ModelOptions{Provider: opts.Provider, URL: opts.OllamaURL, Model: opts.Model,
+		EmbedModel: opts.EmbedModel, APIKey: opts.APIKey, Timeout: opts.Timeout})
 	if err != nil {
 		return nil, err
 	}

@@ -21,3 +21,18 @@ func TestBackoff(t *testing.T) {
 		want = min(2*want, 5*time.Minute)
 	}
 }
+
+// TestRetryAfterHonoured checks that a failure whose server asked for a
+// wait (Retry-After) puts the next probe no sooner, within the cap.
+func TestRetryAfterHonoured(t *testing.T) {
+	g := newGate(time.Second, 2*time.Hour, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	g.report(&RetryLater{Wait: time.Hour, Err: ErrTransient})
+	if ok, _, _, wait := g.admit(); ok || wait < 59*time.Minute {
+		t.Fatalf("admit = %v after %v; want a wait of the hour asked for", ok, wait)
+	}
+	g = newGate(time.Second, time.Minute, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	g.report(&RetryLater{Wait: time.Hour, Err: ErrTransient})
+	if _, _, _, wait := g.admit(); wait > time.Minute {
+		t.Fatalf("wait %v; want the hour asked for capped at the backoff's cap, a minute", wait)
+	}
+}

@@ -12,7 +12,8 @@ import (
 	"github.com/ollama/ollama/api"
 )
 
-// Model is what a run needs of a language model. *Ollama is the real one.
+// Model is what a run needs of a language model. *Ollama and *OpenAI are
+// the real ones.
 type Model interface {
 	// Chat asks for one answer in the JSON shape of req.Schema.
 	Chat(ctx context.Context, req ChatRequest) (ChatResult, error)
@@ -47,8 +48,8 @@ type ChatResult struct {
 // ErrUnavailable leaves the capture queued; ErrTransient retries it later;
 // an unusable answer is retried at once and finally fails the capture.
 var (
-	ErrUnavailable = errors.New("ollama cannot be reached or lacks the model")
-	ErrTransient   = errors.New("ollama failed to answer")
+	ErrUnavailable = errors.New("the model server cannot be reached or lacks the model")
+	ErrTransient   = errors.New("the model server failed to answer")
 )
 
 // Fixed sampling options: the same entry gives the same answer.

@@ -68,7 +68,7 @@ func (o *Ollama) Check(ctx context.Context) Status {
 	st := Status{URL: o.opts.URL, Model: o.opts.Model, EmbedModel: o.opts.EmbedModel}
 	v, err := o.client.Version(ctx)
 	if err != nil {
-		st.Problem = fmt.Sprintf("Ollama does not answer at %s (%v). Start it with `ollama serve`, or set [ollama] url.", o.opts.URL, err)
+		st.Problem = fmt.Sprintf("Ollama does not answer at %s (%v). Start it with `ollama serve`, or set [model] url.", o.opts.URL, err)
 		return st
 	}
 	st.Reachable, st.Version = true, v

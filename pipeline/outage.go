@@ -40,6 +40,7 @@ type gate struct {
 	step     int       // failed probes since the outage began
 	probeAt  time.Time // when the next probe may go
 	probing  bool      // a probe is out
+	asked    time.Time // the server asked not to be called before then (Retry-After)
 	open     chan struct{}
 }
 
@@ -52,12 +53,16 @@ func newGate(base, max time.Duration, log *slog.Logger) *gate {
 // delay is the wait before the probe after step failed ones: the base
 // doubled per step up to the cap, less a random quarter so that several
 // Recur processes sharing one Ollama do not probe in step.
-func (g *gate) delay(step int) time.Duration {
-	d := g.base
-	for i := 0; i < step && d < g.max; i++ {
+func (g *gate) delay(step int) time.Duration { return backoff(g.base, g.max, step) }
+
+// backoff is the wait after step failures: base doubled per step up to
+// max, less a random quarter.
+func backoff(base, max time.Duration, step int) time.Duration {
+	d := base
+	for i := 0; i < step && d < max; i++ {
 		d *= 2
 	}
-	d = min(d, g.max)
+	d = min(d, max)
 	return d - rand.N(d/4+1)
 }
 
@@ -102,16 +107,24 @@ func (g *gate) pass(ctx context.Context) (probe bool, err error) {
 		if wait < 0 {
 			wait = time.Hour // a probe is out: its end opens the gate or sets the next one
 		}
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return false, ctx.Err()
-		case <-open:
-		case <-t.C:
+		if err := sleep(ctx, open, wait); err != nil {
+			return false, err
 		}
-		t.Stop()
 	}
+}
+
+// sleep waits until ch is closed or d has passed. It returns ctx's error
+// when ctx ends first.
+func sleep(ctx context.Context, ch <-chan struct{}, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-ch:
+	case <-t.C:
+	}
+	return nil
 }
 
 // done ends a probe. faulted says its run ended because a call failed: the
@@ -126,7 +139,7 @@ func (g *gate) done(probe, faulted bool) {
 	g.probing = false
 	if g.failing && faulted {
 		g.step++
-		g.probeAt = time.Now().Add(g.delay(g.step))
+		g.probeAt = later(time.Now().Add(g.delay(g.step)), g.asked)
 	}
 }
 
@@ -162,7 +175,7 @@ func (g *gate) recover(usable bool) {
 	// so that there is never more than one.
 	g.failing, g.unusable = false, false
 	close(g.open)
-	g.log.Info("calls to Ollama work again; analysis resumes", "outage", time.Since(g.since).Round(time.Millisecond).String(),
+	g.log.Info("calls to the model server work again; analysis resumes", "outage", time.Since(g.since).Round(time.Millisecond).String(),
 		"failed_probes", g.step)
 }
 
@@ -170,18 +183,29 @@ func (g *gate) shut(err error, unusable bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.lastErr = err.Error()
+	if wait := waitAsked(err); wait > 0 {
+		g.asked = time.Now().Add(min(wait, g.max))
+	}
 	if g.failing {
 		g.unusable = g.unusable && unusable
 		return
 	}
 	g.failing, g.unusable, g.since, g.step = true, unusable, time.Now(), 0
-	g.probeAt = g.since.Add(g.delay(0))
+	g.probeAt = later(g.since.Add(g.delay(0)), g.asked)
 	g.open = make(chan struct{})
-	msg := "calls to Ollama fail; analysis waits and retries with backoff"
+	msg := "calls to the model server fail; analysis waits and retries with backoff"
 	if unusable {
-		msg = "Ollama answers with output that cannot be used, even to a plain check; analysis waits and retries with backoff"
+		msg = "The model server answers with output that cannot be used, even to a plain check; analysis waits and retries with backoff"
 	}
 	g.log.Warn(msg, "error", err, "backoff_from", g.base.String(), "backoff_to", g.max.String())
+}
+
+// later is the later of two times.
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 // fault reports whether err is the model server's fault rather than the

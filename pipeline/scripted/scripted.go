@@ -271,3 +271,9 @@ func describe(user string) string {
 	}
 	return fmt.Sprintf("This keeps coming back for you: %s. You tend to feel %s when it does.", pattern, fields["Feelings it comes with"])
 }
+
+// Request is a chat request of a system and a user message, as the
+// pipeline sends them, for Step and Answer.
+func Request(system, user string) *api.ChatRequest {
+	return &api.ChatRequest{Messages: []api.Message{{Role: "system", Content: system}, {Role: "user", Content: user}}}
+}

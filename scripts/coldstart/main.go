@@ -40,7 +40,7 @@ func run(runs int, idle time.Duration) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	env := append(os.Environ(), "RECUR_STORAGE_DATA_DIR="+filepath.Join(dir, "data"), "RECUR_OLLAMA_URL=http://127.0.0.1:1")
+	env := append(os.Environ(), "RECUR_STORAGE_DATA_DIR="+filepath.Join(dir, "data"), "RECUR_MODEL_URL=http://127.0.0.1:1")
 
 	// The first serve makes and migrates the database; it is not counted.
 	if _, _, err := serve(bin, env, 0); err != nil {

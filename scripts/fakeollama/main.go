@@ -5,7 +5,7 @@
 //
 //	go run ./scripts/fakeollama
 //	go run ./scripts/fakeollama -addr 127.0.0.1:11500 -fault 500 -fail-for 5m
-//	RECUR_OLLAMA_URL=http://127.0.0.1:11500 recur serve
+//	RECUR_MODEL_URL=http://127.0.0.1:11500 recur serve
 package main
 
 import (

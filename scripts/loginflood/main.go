@@ -49,7 +49,7 @@ func run(n int) error {
 	addr := ln.Addr().String()
 	ln.Close()
 	env := append(os.Environ(), "RECUR_STORAGE_DATA_DIR="+filepath.Join(dir, "data"), "RECUR_SERVER_ADDR="+addr,
-		"RECUR_OLLAMA_URL=http://127.0.0.1:1")
+		"RECUR_MODEL_URL=http://127.0.0.1:1")
 
 	migrate := exec.Command(bin, "migrate", "up") // only serve and migrate make a database
 	migrate.Env, migrate.Stderr = env, os.Stderr

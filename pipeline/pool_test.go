@@ -1,0 +1,96 @@
+package pipeline_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/ollama/ollama/api"
+
+	"github.com/recur-journal/recur/pipeline"
+	"github.com/recur-journal/recur/pipeline/fakeollama"
+	"github.com/recur-journal/recur/store"
+	"github.com/recur-journal/recur/store/storetest"
+)
+
+// TestPool runs captures of several users through a pool of two model
+// servers: both take calls; with one stopped, nothing fails or waits; with
+// both stopped, captures stay queued until one comes back.
+func TestPool(t *testing.T) {
+	e := newEnv(t)
+	second := fakeollama.New(t)
+	second.OnChat(func(req *api.ChatRequest) fakeollama.Reply { return fakeollama.Reply{Content: e.lex.Answer(req)} })
+	var providers []pipeline.Provider
+	urls := []string{e.fake.URL(), second.URL()}
+	for _, u := range urls {
+		p, err := pipeline.NewProvider(pipeline.ModelOptions{URL: u, Model: "qwen2.5:7b", EmbedModel: "nomic-embed-text", Timeout: 2 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		providers = append(providers, p)
+	}
+	pool := pipeline.NewPool(urls, providers, 2, 20*time.Millisecond, 100*time.Millisecond, discard())
+	e.pipe = e.newPipeline(func(o *pipeline.Options) { o.Model, o.Workers = pool, 4 })
+	e.start()
+	ctx := context.Background()
+	users := make([]*store.User, 4)
+	for i := range users {
+		users[i] = storetest.MustCreateUser(t, e.store, fmt.Sprintf("writer%d@example.com", i))
+	}
+	// write posts one entry for each user and waits until all are processed.
+	round := 0
+	write := func(before func()) {
+		t.Helper()
+		round++
+		var ids []string
+		for _, u := range users {
+			c := &store.Capture{UserID: u.ID, Original: fmt.Sprintf("Round %d. My boss criticised my report. I felt anxious.", round)}
+			if err := e.store.CreateCapture(ctx, c); err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, c.ID)
+		}
+		e.pipe.Notify()
+		if before != nil {
+			before()
+		}
+		for i, id := range ids {
+			e.user = users[i]
+			e.waitStatus(id, store.StatusProcessed)
+		}
+	}
+
+	write(nil)
+	if a, b := e.fake.Stats().ChatCalls, second.Stats().ChatCalls; a == 0 || b == 0 {
+		t.Fatalf("chat calls %d and %d; want both servers to take calls", a, b)
+	}
+
+	e.fake.Down()
+	before := second.Stats().ChatCalls
+	write(nil)
+	if second.Stats().ChatCalls == before {
+		t.Fatal("with one server stopped, the other took no call")
+	}
+	if q, _ := e.store.QueueCounts(ctx); q.Failed != 0 {
+		t.Fatalf("%d captures failed while one server answered", q.Failed)
+	}
+
+	second.Down()
+	write(func() {
+		deadline := time.Now().Add(10 * time.Second)
+		for !e.pipe.Waiting() {
+			if time.Now().After(deadline) {
+				t.Fatalf("with both servers stopped the pipeline does not wait; outage %+v", e.pipe.Outage())
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		if q, _ := e.store.QueueCounts(ctx); q.Queued == 0 || q.Failed != 0 {
+			t.Fatalf("queue %+v with both servers stopped; want captures queued and none failed", q)
+		}
+		second.Up()
+	})
+	if q, _ := e.store.QueueCounts(ctx); q.Failed != 0 {
+		t.Fatalf("queue %+v; want none failed", q)
+	}
+}

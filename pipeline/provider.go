@@ -1,0 +1,43 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Provider is a model server's client: the calls of a run, and a check of
+// the server for the health report and doctor.
+type Provider interface {
+	Model
+	// Check reports whether the server answers and has the models.
+	Check(ctx context.Context) Status
+}
+
+var _ Provider = (*Ollama)(nil)
+
+// ModelOptions configures a model server's client, whichever the provider.
+type ModelOptions struct {
+	// Provider is "ollama" (the default) or "openai" for any
+	// OpenAI-compatible server.
+	Provider string
+	// URL is the server's address; for openai the API's base, /v1 included.
+	URL        string
+	Model      string
+	EmbedModel string
+	// APIKey is sent as a bearer token to an openai server when set.
+	APIKey  string
+	Timeout time.Duration
+}
+
+// NewProvider returns the client of the server opts describe.
+func NewProvider(opts ModelOptions) (Provider, error) {
+	switch opts.Provider {
+	case "", "ollama":
+		return NewOllama(OllamaOptions{URL: opts.URL, Model: opts.Model, EmbedModel: opts.EmbedModel, Timeout: opts.Timeout})
+	case "openai":
+		return NewOpenAI(OpenAIOptions{URL: opts.URL, Model: opts.Model, EmbedModel: opts.EmbedModel, APIKey: opts.APIKey,
+			Timeout: opts.Timeout})
+	}
+	return nil, fmt.Errorf("model provider %q is neither ollama nor openai", opts.Provider)
+}
