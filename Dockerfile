@@ -50,7 +50,8 @@ COPY deploy/container/etc/passwd deploy/container/etc/group /etc/
 COPY --chown=65532:65532 deploy/container/empty/ /data/
 COPY --chown=65532:65532 deploy/container/empty/ /tmp/
 ARG TARGETPLATFORM
-COPY --from=build /$TARGETPLATFORM/recur /usr/local/bin/recur
+# --chmod: a binary built under a private umask still runs as that user.
+COPY --from=build --chmod=0755 /$TARGETPLATFORM/recur /usr/local/bin/recur
 
 # The journal lives in a folder of the volume that Recur makes itself,
 # private to its user (0700); the volume's root may hold other things,

@@ -85,6 +85,11 @@ func TestContainer(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	// A binary built under a private umask (077, as recur serve sets for
+	// itself) must still run as the image's user: the image gives it its mode.
+	if err := os.Chmod(filepath.Join(binDir, "linux", runtime.GOARCH, "recur"), 0o700); err != nil {
+		t.Fatal(err)
+	}
 	for _, f := range []string{"Dockerfile", ".dockerignore", "deploy/container/etc/passwd", "deploy/container/etc/group", "deploy/container/empty/.gitkeep"} {
 		copyFile(t, f, filepath.Join(ctxDir, f))
 	}
