@@ -42,12 +42,20 @@ func newBrowserSession(t *testing.T) *browserSession {
 	return &browserSession{t: t, base: base, m: m, mails: mails, ctx: ctx, consoleErrors: consoleErrors, workers: map[target.ID]context.Context{}}
 }
 
+// Each run has a bound of its own, within the session's, so that when an
+// action waits in vain the page it waited on can still be read and shown.
 func (s *browserSession) run(actions ...chromedp.Action) {
 	s.t.Helper()
-	if err := chromedp.Run(s.ctx, actions...); err != nil {
-		s.t.Fatalf("%s: %v", location(s.ctx), err)
+	ctx, cancel := context.WithTimeout(s.ctx, runLimit)
+	defer cancel()
+	if err := chromedp.Run(ctx, actions...); err != nil {
+		s.t.Fatalf("%v; at the end:\n%s", err, pageSeen(s.ctx)())
 	}
 }
+
+// runLimit bounds one browserSession.run: far beyond what a loaded machine
+// takes, and well within the session's own bound.
+const runLimit = 60 * time.Second
 
 // signIn signs in as email by a mailed link, as a new person does.
 func (s *browserSession) signIn(email string) *store.User {
@@ -324,6 +332,10 @@ func TestBrowserOfflineRefused(t *testing.T) {
 	if n := s.outboxSize(); n != 1 {
 		t.Fatalf("%d entries kept after one click on remove, want the refused one still kept", n)
 	}
+	// The list is drawn again whenever the outbox is tried (going online, or
+	// the worker's background sync): the button must still ask for good.
+	s.run(chromedp.Evaluate(`document.querySelector("[data-status=refused]").dataset.drawnBefore = ""; dispatchEvent(new Event("online")); true`, nil))
+	waitLive(t, s.ctx, `[data-status=refused]:not([data-drawn-before]) button.danger`, 1)
 	s.run(chromedp.Click(`[data-status=refused] button.danger`))
 	waitLive(t, s.ctx, `[data-outbox-id]`, 0)
 	if n := s.outboxSize(); n != 0 {

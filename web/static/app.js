@@ -208,6 +208,11 @@ async function showWaiting() {
   }
 }
 
+// armed holds the refused entries whose remove button was pressed once:
+// the list is drawn again whenever the outbox is tried, and a second press
+// must still find the button asking for good.
+const armed = new Set();
+
 async function listWaiting() {
   const user = await known;
   if (!user && document.querySelector("[data-offline]")) {
@@ -245,14 +250,20 @@ async function listWaiting() {
       // Removing asks twice: the text is nowhere else.
       const remove = document.createElement("button");
       remove.type = "button";
+      const arm = () => {
+        remove.className = "danger";
+        remove.textContent = "Remove for good: the text is not saved anywhere else";
+      };
       remove.className = "quiet";
       remove.textContent = "Remove from this device";
+      if (armed.has(e.id)) arm();
       remove.addEventListener("click", async () => {
-        if (!remove.classList.contains("danger")) {
-          remove.className = "danger";
-          remove.textContent = "Remove for good: the text is not saved anywhere else";
+        if (!armed.has(e.id)) {
+          armed.add(e.id);
+          arm();
           return;
         }
+        armed.delete(e.id);
         await outbox.remove(e.user, e.id);
         await listWaiting();
       });
