@@ -544,7 +544,7 @@ func TestTwoFactor(t *testing.T) {
 	if !strings.HasPrefix(setup["qr_code_svg"].(string), "<svg") || !strings.HasPrefix(setup["otpauth_url"].(string), "otpauth://totp/Recur:") {
 		t.Fatalf("setup = %v", setup)
 	}
-	code, _ := totp.GenerateCode(secretKey, time.Now())
+	code, _ := totp.GenerateCode(secretKey, h.store.Now())
 	res = b.do("POST", "/api/user/confirmed-two-factor-authentication", map[string]string{"code": code})
 	if res.Status != 200 {
 		t.Fatalf("confirm two-factor: %d %s", res.Status, res.Body)

@@ -100,7 +100,7 @@ func TestSignInByPasswordAndTwoFactor(t *testing.T) {
 		t.Fatal("no secret shown")
 	}
 	mustHave(t, b.post("/settings/security/two-factor/confirm", url.Values{"code": {"12"}}), 422, "The two-factor code is invalid.")
-	code, _ := totp.GenerateCode(m[1], time.Now())
+	code, _ := totp.GenerateCode(m[1], h.store.Now())
 	on := b.post("/settings/security/two-factor/confirm", url.Values{"code": {code}})
 	mustHave(t, on, 200, `data-testid="recovery-codes"`)
 	recovery := regexp.MustCompile(`<li><code>([a-z0-9-]+)</code></li>`).FindStringSubmatch(on.body)
