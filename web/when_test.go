@@ -21,8 +21,12 @@ func TestWriteFormDates(t *testing.T) {
 	now := time.Now().UTC().Truncate(24 * time.Hour).Add(-30 * time.Minute)
 	day := func(d int) string { return now.AddDate(0, 0, d).Format(time.DateOnly) }
 	h := newHarnessAt(t, nil, func() time.Time { return now })
-	if err := h.store.PutSetting(context.Background(), h.alice.ID, &store.Setting{Key: store.SettingTimezone, Value: "Pacific/Kiritimati"}); err != nil {
-		t.Fatal(err)
+	// The zones are the test's own, whatever RECUR_TEST_TIMEZONE says:
+	// alice a day ahead, bob in UTC.
+	for id, zone := range map[string]string{h.alice.ID: "Pacific/Kiritimati", h.bob.ID: "UTC"} {
+		if err := h.store.PutSetting(context.Background(), id, &store.Setting{Key: store.SettingTimezone, Value: zone}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	alice, bob := h.signIn(h.alice), h.signIn(h.bob)
 	const future = "That date is in the future: pick today or an earlier day."

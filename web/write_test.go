@@ -1,12 +1,15 @@
 package web_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/recur-journal/recur/store"
 )
 
 // postForScript sends the write form as the page's script does: the same
@@ -26,6 +29,10 @@ func (b *browser) postForScript(path string, form url.Values) answer {
 func TestWriteForScript(t *testing.T) {
 	now := time.Now().UTC().Truncate(24 * time.Hour).Add(-30 * time.Minute)
 	h := newHarnessAt(t, nil, func() time.Time { return now })
+	// Today is the UTC day of now, whatever RECUR_TEST_TIMEZONE says.
+	if err := h.store.PutSetting(context.Background(), h.alice.ID, &store.Setting{Key: store.SettingTimezone, Value: "UTC"}); err != nil {
+		t.Fatal(err)
+	}
 	alice := h.signIn(h.alice)
 
 	a := alice.postForScript("/entries", url.Values{"text": {"Written <without> a reload."}})
