@@ -335,7 +335,22 @@ func (h *health) QueueHealth(ctx context.Context) (server.QueueHealth, error) {
 }
 
 func (h *health) OllamaHealth(ctx context.Context) server.OllamaHealth {
-	st := h.ollama.Check(ctx)
+	var st pipeline.Status
+	var endpoints []server.EndpointHealth
+	if pool, ok := h.ollama.(*pipeline.Pool); ok {
+		var states []pipeline.EndpointState
+		st, states = pool.CheckEach(ctx)
+		for _, e := range states {
+			eh := server.EndpointHealth{URL: e.URL, OK: e.Problem == "", InFlight: e.InFlight, Slots: e.Slots, Error: e.Problem}
+			if !e.PausedUntil.IsZero() {
+				until := e.PausedUntil.UTC()
+				eh.PausedUntil = &until
+			}
+			endpoints = append(endpoints, eh)
+		}
+	} else {
+		st = h.ollama.Check(ctx)
+	}
 	out := h.pipeline.Outage()
 	if out.Failing && st.Problem == "" {
 		st.Problem = fmt.Sprintf("Calls to the model server fail since %s (%s). Analysis waits and retries with backoff; nothing is lost.",
@@ -343,7 +358,7 @@ func (h *health) OllamaHealth(ctx context.Context) server.OllamaHealth {
 	}
 	return server.OllamaHealth{URL: st.URL, Reachable: st.Reachable, Version: st.Version,
 		Model: st.Model, ModelPresent: st.ModelPresent, EmbedModel: st.EmbedModel, EmbedPresent: st.EmbedModelPresent,
-		Error: st.Problem, Failing: out.Failing}
+		Error: st.Problem, Failing: out.Failing, Endpoints: endpoints}
 }
 
 // secretFile is the instance's secret inside the data folder.

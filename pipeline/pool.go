@@ -161,13 +161,44 @@ func (p *Pool) release(ep *endpoint, err error) {
 	p.changed = make(chan struct{})
 }
 
+// EndpointState is one endpoint's state, as the detailed health check
+// shows it.
+type EndpointState struct {
+	Status
+	// PausedUntil, when not zero, is when the endpoint takes calls again
+	// after its last one failed.
+	PausedUntil time.Time
+	// InFlight is how many calls it is answering now, of Slots.
+	InFlight, Slots int
+}
+
 // Check checks every endpoint. The pool works while one of them does: a
 // problem is reported only when none does, and then it names each.
 func (p *Pool) Check(ctx context.Context) Status {
+	st, _ := p.CheckEach(ctx)
+	return st
+}
+
+// CheckEach checks every endpoint once and returns what Check returns with
+// each endpoint's state, in the order configured.
+func (p *Pool) CheckEach(ctx context.Context) (Status, []EndpointState) {
+	states := make([]EndpointState, len(p.endpoints))
+	for i, ep := range p.endpoints {
+		states[i].Status = ep.model.Check(ctx)
+	}
+	p.mu.Lock()
+	now := time.Now()
+	for i, ep := range p.endpoints {
+		states[i].InFlight, states[i].Slots = ep.busy, ep.slots
+		if now.Before(ep.pausedUntil) {
+			states[i].PausedUntil = ep.pausedUntil
+		}
+	}
+	p.mu.Unlock()
 	var urls, problems []string
 	var ok *Status
-	for _, ep := range p.endpoints {
-		st := ep.model.Check(ctx)
+	for i, ep := range p.endpoints {
+		st := states[i].Status
 		urls = append(urls, ep.url)
 		if st.Problem == "" && ok == nil {
 			ok = &st
@@ -178,12 +209,12 @@ func (p *Pool) Check(ctx context.Context) Status {
 	if ok != nil {
 		st := *ok
 		st.URL = strings.Join(urls, ", ")
-		return st
+		return st, states
 	}
-	st := p.endpoints[0].model.Check(ctx)
+	st := states[0].Status
 	st.URL = strings.Join(urls, ", ")
 	st.Problem = fmt.Sprintf("None of the %d model servers works: %s", len(p.endpoints), strings.Join(problems, " "))
-	return st
+	return st, states
 }
 
 // Endpoints checks each endpoint, in the order configured.

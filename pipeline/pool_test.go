@@ -94,3 +94,69 @@ func TestPool(t *testing.T) {
 		t.Fatalf("queue %+v; want none failed", q)
 	}
 }
+
+// TestPoolEndpointStates checks what the detailed health check shows of a
+// pool: each server's state, the one whose call failed paused, and the
+// calls each is answering.
+func TestPoolEndpointStates(t *testing.T) {
+	first, second := fakeollama.New(t), fakeollama.New(t)
+	urls := []string{first.URL(), second.URL()}
+	var providers []pipeline.Provider
+	for _, u := range urls {
+		p, err := pipeline.NewProvider(pipeline.ModelOptions{URL: u, Model: "qwen2.5:7b", EmbedModel: "nomic-embed-text", Timeout: 5 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		providers = append(providers, p)
+	}
+	pool := pipeline.NewPool(urls, providers, 2, time.Minute, time.Hour, discard())
+	ctx := context.Background()
+
+	first.Down()
+	if _, err := pool.Chat(ctx, pipeline.ChatRequest{System: "s", User: "u"}); err != nil {
+		t.Fatalf("chat with one server up: %v", err)
+	}
+	before := time.Now()
+	st, states := pool.CheckEach(ctx)
+	if st.Problem != "" || len(states) != 2 {
+		t.Fatalf("pool %+v with %d states; want no problem and 2 states", st, len(states))
+	}
+	if s := states[0]; s.URL != first.URL() || s.Problem == "" || !s.PausedUntil.After(before) || s.Slots != 2 {
+		t.Errorf("stopped server's state %+v; want its problem and a pause after %v", s, before)
+	}
+	if s := states[1]; s.URL != second.URL() || s.Problem != "" || !s.PausedUntil.IsZero() || s.InFlight != 0 {
+		t.Errorf("working server's state %+v; want no problem, no pause, nothing in flight", s)
+	}
+
+	// A call the second server holds shows as in flight.
+	release := make(chan struct{})
+	second.OnChat(func(*api.ChatRequest) fakeollama.Reply {
+		<-release
+		return fakeollama.Reply{Content: "{}"}
+	})
+	done := make(chan error, 1)
+	go func() {
+		_, err := pool.Chat(ctx, pipeline.ChatRequest{System: "s", User: "u"})
+		done <- err
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	var seen []pipeline.EndpointState
+	for {
+		_, seen = pool.CheckEach(ctx)
+		if seen[1].InFlight == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			close(release)
+			t.Fatalf("no call in flight after 5s: %+v", seen)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if _, seen = pool.CheckEach(ctx); seen[1].InFlight != 0 {
+		t.Errorf("in flight after the call ended: %+v", seen[1])
+	}
+}

@@ -29,16 +29,27 @@ type QueueHealth struct {
 
 // OllamaHealth is what the health check learned of Ollama.
 type OllamaHealth struct {
-	OK           bool   `json:"ok" doc:"Whether Ollama answers, has the model and its calls succeed. Set by the health check."`
-	URL          string `json:"url"`
-	Reachable    bool   `json:"reachable"`
-	Version      string `json:"version,omitempty"`
-	Model        string `json:"model"`
-	ModelPresent bool   `json:"model_present" doc:"Whether the configured model is pulled."`
-	EmbedModel   string `json:"embed_model,omitempty" doc:"The configured embedding model, which finds the names and categories nearest to an entry."`
-	EmbedPresent bool   `json:"embed_model_present" doc:"Whether the embedding model is pulled. Without it, analysis waits once a journal has more than eight names of a kind."`
-	Failing      bool   `json:"calls_failing" doc:"True while calls to Ollama fail (errors or time-outs), or its answers cannot be used even to a plain check: analysis waits and retries with backoff."`
-	Error        string `json:"error,omitempty" doc:"Why Ollama is not usable, and what to do."`
+	OK           bool             `json:"ok" doc:"Whether Ollama answers, has the model and its calls succeed. Set by the health check."`
+	URL          string           `json:"url"`
+	Reachable    bool             `json:"reachable"`
+	Version      string           `json:"version,omitempty"`
+	Model        string           `json:"model"`
+	ModelPresent bool             `json:"model_present" doc:"Whether the configured model is pulled."`
+	EmbedModel   string           `json:"embed_model,omitempty" doc:"The configured embedding model, which finds the names and categories nearest to an entry."`
+	EmbedPresent bool             `json:"embed_model_present" doc:"Whether the embedding model is pulled. Without it, analysis waits once a journal has more than eight names of a kind."`
+	Failing      bool             `json:"calls_failing" doc:"True while calls to Ollama fail (errors or time-outs), or its answers cannot be used even to a plain check: analysis waits and retries with backoff."`
+	Error        string           `json:"error,omitempty" doc:"Why Ollama is not usable, and what to do."`
+	Endpoints    []EndpointHealth `json:"endpoints,omitempty" doc:"With several model servers (a pool, url listing them), each one's state in the order configured; absent with one. The fields above then describe the pool: it works while one server does."`
+}
+
+// EndpointHealth is the state of one model server of a pool.
+type EndpointHealth struct {
+	URL         string     `json:"url"`
+	OK          bool       `json:"ok" doc:"Whether the server answers and has both models."`
+	PausedUntil *time.Time `json:"paused_until,omitempty" doc:"Set while the server is paused because its last call failed: it takes calls again from then, and the others take them meanwhile."`
+	InFlight    int        `json:"in_flight" doc:"Calls it is answering now."`
+	Slots       int        `json:"slots" doc:"Calls it takes at once ([model] workers)."`
+	Error       string     `json:"error,omitempty" doc:"Why the server is not usable, and what to do."`
 }
 
 // DatabaseHealth says whether the database answers and takes writes.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"maps"
 	"net/http"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -92,7 +93,7 @@ func TestHealthCheckDetails(t *testing.T) {
 				t.Errorf("status %q version %q database %+v", d.Status, d.Version, d.Database)
 			}
 			want := troubledOllama
-			if d.Ollama == nil || *d.Ollama != want {
+			if d.Ollama == nil || !reflect.DeepEqual(*d.Ollama, want) {
 				t.Errorf("ollama = %+v, want %+v", d.Ollama, want)
 			}
 			if d.Queue == nil || d.Queue.Queued != 3 || d.Queue.Workers != 2 || !d.Queue.OK {
