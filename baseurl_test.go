@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net"
 	"strings"
 	"testing"
 
@@ -55,5 +56,23 @@ func TestBaseURLNeededBeyondLoopback(t *testing.T) {
 				t.Errorf("start-up logged:\n%s\nwant nothing", log.String())
 			}
 		})
+	}
+}
+
+// The start-up line names an address a browser on this machine opens: a
+// listener on every address is reached at 127.0.0.1, not at [::].
+func TestLocalURL(t *testing.T) {
+	for _, c := range []struct {
+		addr net.Addr
+		want string
+	}{
+		{&net.TCPAddr{IP: net.IPv6unspecified, Port: 8080}, "http://127.0.0.1:8080"},
+		{&net.TCPAddr{IP: net.IPv4zero, Port: 8080}, "http://127.0.0.1:8080"},
+		{&net.TCPAddr{IP: net.IPv4(192, 168, 1, 10), Port: 8080}, "http://192.168.1.10:8080"},
+		{&net.TCPAddr{IP: net.IPv6loopback, Port: 8080}, "http://[::1]:8080"},
+	} {
+		if got := localURL(c.addr); got != c.want {
+			t.Errorf("localURL(%s) = %q, want %q", c.addr, got, c.want)
+		}
 	}
 }

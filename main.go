@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -273,9 +274,9 @@ func (m *Main) serve(ctx context.Context) error {
 	}
 	docs := m.Config.BaseURL()
 	if docs == "" {
-		docs = "http://" + ln.Addr().String()
+		docs = localURL(ln.Addr())
 	}
-	m.Logger.Info("recur is listening", "url", "http://"+ln.Addr().String(), "api_docs", docs+"/api/docs/api",
+	m.Logger.Info("recur is listening", "url", localURL(ln.Addr()), "api_docs", docs+"/api/docs/api",
 		"data_dir", m.Config.Storage.DataDir, "version", version)
 	m.startNotify()
 	m.reportOllama(ctx, ollama)
@@ -396,4 +397,14 @@ func secretText(key []byte) []byte { return []byte(hex.EncodeToString(key) + "\n
 func parseSecret(b []byte) ([]byte, bool) {
 	key, err := hex.DecodeString(strings.TrimSpace(string(b)))
 	return key, err == nil && len(key) >= 32
+}
+
+// localURL is the address to open on this machine for a listener on addr:
+// one listening on every address (0.0.0.0 or ::) is reached at 127.0.0.1.
+func localURL(addr net.Addr) string {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok || !tcp.IP.IsUnspecified() {
+		return "http://" + addr.String()
+	}
+	return "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(tcp.Port))
 }
