@@ -5,8 +5,6 @@ package pipeline
 import (
 	"context"
 	"fmt"
-	"net"
-	"net/http"
 	"net/url"
 	"time"
 
@@ -38,15 +36,7 @@ func NewOllama(opts OllamaOptions) (*Ollama, error) {
 	if opts.Timeout <= 0 {
 		opts.Timeout = 5 * time.Minute
 	}
-	hc := &http.Client{
-		Timeout: opts.Timeout,
-		Transport: &http.Transport{
-			DialContext:           (&net.Dialer{Timeout: 5 * time.Second}).DialContext,
-			ResponseHeaderTimeout: opts.Timeout,
-			MaxIdleConnsPerHost:   8,
-			IdleConnTimeout:       90 * time.Second,
-		},
-	}
+	hc := modelHTTPClient(opts.Timeout)
 	return &Ollama{client: api.NewClient(u, hc), opts: opts}, nil
 }
 

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -54,15 +53,7 @@ func NewOpenAI(opts OpenAIOptions) (*OpenAI, error) {
 	if opts.Timeout <= 0 {
 		opts.Timeout = 5 * time.Minute
 	}
-	hc := &http.Client{
-		Timeout: opts.Timeout,
-		Transport: &http.Transport{
-			DialContext:           (&net.Dialer{Timeout: 5 * time.Second}).DialContext,
-			ResponseHeaderTimeout: opts.Timeout,
-			MaxIdleConnsPerHost:   8,
-			IdleConnTimeout:       90 * time.Second,
-		},
-	}
+	hc := modelHTTPClient(opts.Timeout)
 	return &OpenAI{client: hc, base: strings.TrimRight(opts.URL, "/"), opts: opts}, nil
 }
 

@@ -3,6 +3,8 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"net"
+	"net/http"
 	"time"
 )
 
@@ -40,4 +42,18 @@ func NewProvider(opts ModelOptions) (Provider, error) {
 			Timeout: opts.Timeout})
 	}
 	return nil, fmt.Errorf("model provider %q is neither ollama nor openai", opts.Provider)
+}
+
+// modelHTTPClient is the HTTP client of a model server's provider: our own
+// time-outs, never http.DefaultClient's, and straight to the server.
+func modelHTTPClient(timeout time.Duration) *http.Client {
+	return &http.Client{
+		Timeout: timeout,
+		Transport: &http.Transport{
+			DialContext:           (&net.Dialer{Timeout: 5 * time.Second}).DialContext,
+			ResponseHeaderTimeout: timeout,
+			MaxIdleConnsPerHost:   8,
+			IdleConnTimeout:       90 * time.Second,
+		},
+	}
 }
