@@ -76,5 +76,9 @@ func TestSubPath(t *testing.T) {
 		if c := res.Header.Get("Set-Cookie"); c == "" {
 			t.Errorf("GET the mailed link set no session cookie (%d, Location %q)", res.StatusCode, res.Header.Get("Location"))
 		}
+		// Signed in, the browser lands on the journal under the prefix.
+		if l := res.Header.Get("Location"); l != "/journal/" {
+			t.Errorf("GET the mailed link = %d Location %q, want /journal/", res.StatusCode, l)
+		}
 	})
 }
