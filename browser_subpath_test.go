@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -86,8 +87,8 @@ func TestBrowserSubPath(t *testing.T) {
 	}
 	var cached []string
 	run(chromedp.Evaluate(`caches.keys().then(ns => Promise.all(ns.map(n => caches.open(n).then(c => c.keys())))).then(ks => ks.flat().map(r => r.url))`, &cached, awaited))
-	if len(cached) == 0 {
-		t.Error("the service worker cached nothing")
+	if !slices.Contains(cached, root+"/offline") || !slices.Contains(cached, root+"/static/outbox.js") {
+		t.Errorf("the service worker cached %v, want the offline page and scripts under %s/", cached, root)
 	}
 	under("the service worker's cache", cached)
 	var manifest map[string]any
