@@ -35,9 +35,9 @@ type browserSession struct {
 	workers map[target.ID]context.Context
 }
 
-func newBrowserSession(t *testing.T) *browserSession {
+func newBrowserSession(t *testing.T, env ...string) *browserSession {
 	needChromium(t)
-	base, m, _, mails := browserApp(t, &modelGate{})
+	base, m, _, mails := browserApp(t, &modelGate{}, env...)
 	ctx, consoleErrors := newBrowser(t)
 	return &browserSession{t: t, base: base, m: m, mails: mails, ctx: ctx, consoleErrors: consoleErrors, workers: map[target.ID]context.Context{}}
 }

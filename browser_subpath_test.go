@@ -112,3 +112,37 @@ func TestBrowserSubPath(t *testing.T) {
 		t.Errorf("browser errors: %v", errs)
 	}
 }
+
+// Under /journal, without a connection, the service worker answers a page
+// with its offline page and keeps an entry written then, which arrives
+// once the connection is back.
+func TestBrowserSubPathOffline(t *testing.T) {
+	addr := freeAddr(t)
+	root := "http://" + addr + "/journal"
+	s := newBrowserSession(t, "RECUR_SERVER_ADDR="+addr, "RECUR_SERVER_BASE_URL="+root+"/")
+	s.base = root
+	u := s.signIn("tunnel@example.com")
+	ready := chromedp.Evaluate(`navigator.serviceWorker.ready.then(() => true)`, nil,
+		func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) })
+	s.run(chromedp.Navigate(root+"/"), chromedp.WaitVisible(`form[data-testid=write]`), ready)
+
+	s.offline(true)
+	var text string
+	s.run(chromedp.Navigate(root+"/patterns"), chromedp.WaitVisible(`[data-offline]`), chromedp.Text(`main`, &text))
+	if !strings.Contains(text, "No connection") {
+		t.Errorf("offline, %s/patterns shows %q, want the offline page", root, text)
+	}
+	s.offline(false)
+
+	s.run(chromedp.Navigate(root+"/"), chromedp.WaitVisible(`form[data-testid=write]`), ready)
+	s.offline(true)
+	written := "Written under /journal without a connection."
+	s.run(chromedp.SendKeys(`textarea[name=text]`, written), chromedp.Click(`form[data-testid=write] button[type=submit]`))
+	waitCount(t, s.ctx, `[data-outbox-id][data-status=waiting]`, 1)
+	stayOnPage(t, s.ctx)
+	s.offline(false)
+	waitLive(t, s.ctx, `[data-outbox-id]`, 0)
+	if got := s.captures(u); len(got) != 1 || got[0] != written {
+		t.Fatalf("captures %q after going online, want the entry written offline", got)
+	}
+}
