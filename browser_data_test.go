@@ -35,9 +35,9 @@ type browserSession struct {
 	workers map[target.ID]context.Context
 }
 
-func newBrowserSession(t *testing.T) *browserSession {
+func newBrowserSession(t *testing.T, env ...string) *browserSession {
 	needChromium(t)
-	base, m, _, mails := browserApp(t, &modelGate{})
+	base, m, _, mails := browserApp(t, &modelGate{}, env...)
 	ctx, consoleErrors := newBrowser(t)
 	return &browserSession{t: t, base: base, m: m, mails: mails, ctx: ctx, consoleErrors: consoleErrors, workers: map[target.ID]context.Context{}}
 }
@@ -314,8 +314,13 @@ func TestBrowserOfflineRefused(t *testing.T) {
 	if got := s.captures(u); len(got) != 1 || got[0] != text {
 		t.Fatalf("captures %q after going online, want only the entry the server takes", got)
 	}
+	// Read where it stands now: the list may be drawn again meanwhile (the
+	// page and the worker each try the outbox), replacing the node.
 	var status string
-	s.run(chromedp.Text(`[data-status=refused] .status`, &status))
+	eventually(t, 10*time.Second, "the refused entry's sentence", func() bool {
+		err := chromedp.Run(s.ctx, chromedp.Evaluate(`document.querySelector("[data-status=refused] .status")?.textContent ?? ""`, &status))
+		return err == nil && status != ""
+	}, pageSeen(s.ctx))
 	if !strings.HasPrefix(status, "Not saved: ") || !strings.Contains(status, fmt.Sprint(store.CaptureMaxLength)) {
 		t.Fatalf("the refused entry says %q; want the server's sentence about its length", status)
 	}

@@ -177,8 +177,9 @@ func (g *modelGate) wait() {
 
 // browserApp runs recur serve with the fake Ollama, whose answers pass
 // through gate, and the link catcher as its SMTP server, and returns the
-// base URL and the running Main.
-func browserApp(t *testing.T, gate *modelGate) (string, *Main, *fakeollama.Server, *linkCatcher) {
+// base URL and the running Main. env is added to the server's environment,
+// after (and so over) its own.
+func browserApp(t *testing.T, gate *modelGate, env ...string) (string, *Main, *fakeollama.Server, *linkCatcher) {
 	lex, err := scripted.Load("pipeline/testdata/lexicon.json")
 	if err != nil {
 		t.Fatal(err)
@@ -195,6 +196,7 @@ func browserApp(t *testing.T, gate *modelGate) (string, *Main, *fakeollama.Serve
 	m.Stdout, m.Stderr = io.Discard, io.Discard
 	m.Env = []string{"RECUR_STORAGE_DATA_DIR=" + t.TempDir(), "RECUR_SERVER_ADDR=" + addr, "RECUR_OLLAMA_URL=" + fake.URL(),
 		"RECUR_MAIL_SMTP_HOST=" + host, "RECUR_MAIL_SMTP_PORT=" + port, "RECUR_MAIL_TLS=none", "RECUR_AUTH_SIGNUP=true"}
+	m.Env = append(m.Env, env...)
 	if err := m.ParseFlags([]string{"serve"}); err != nil {
 		t.Fatal(err)
 	}

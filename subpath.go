@@ -20,7 +20,8 @@ func basePath(baseURL string) string {
 // BASE_URL: a proxy that keeps the prefix passes /journal/api/... and h
 // sees /api/.... The prefix alone is sent on to prefix + "/". A request
 // without the prefix (a proxy that strips it) is served as it is, so both
-// kinds of proxy work.
+// kinds of proxy work. A Location h answers with, a path from the root
+// (a redirect to "/", the place of a new import), is put under the prefix.
 func underPrefix(prefix string, h http.Handler) http.Handler {
 	if prefix == "" {
 		return h
@@ -37,6 +38,42 @@ func underPrefix(prefix string, h http.Handler) http.Handler {
 			r2.RequestURI = r2.URL.RequestURI()
 			r = r2
 		}
-		h.ServeHTTP(w, r)
+		h.ServeHTTP(&prefixedLocation{ResponseWriter: w, prefix: prefix}, r)
 	})
 }
+
+// prefixedLocation puts a Location header that is a path from the root
+// under prefix before the header is written.
+type prefixedLocation struct {
+	http.ResponseWriter
+	prefix  string
+	written bool
+}
+
+func (p *prefixedLocation) WriteHeader(code int) {
+	if !p.written {
+		p.written = true
+		if l := p.Header().Get("Location"); strings.HasPrefix(l, "/") && !strings.HasPrefix(l, "//") {
+			p.Header().Set("Location", p.prefix+l)
+		}
+	}
+	p.ResponseWriter.WriteHeader(code)
+}
+
+func (p *prefixedLocation) Write(b []byte) (int, error) {
+	if !p.written {
+		p.WriteHeader(http.StatusOK)
+	}
+	return p.ResponseWriter.Write(b)
+}
+
+// Flush lets the event stream through; Unwrap lets http.ResponseController
+// reach the connection.
+func (p *prefixedLocation) Flush() {
+	if !p.written {
+		p.WriteHeader(http.StatusOK)
+	}
+	http.NewResponseController(p.ResponseWriter).Flush()
+}
+
+func (p *prefixedLocation) Unwrap() http.ResponseWriter { return p.ResponseWriter }

@@ -4,6 +4,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -76,5 +77,34 @@ func TestSubPath(t *testing.T) {
 		if c := res.Header.Get("Set-Cookie"); c == "" {
 			t.Errorf("GET the mailed link set no session cookie (%d, Location %q)", res.StatusCode, res.Header.Get("Location"))
 		}
+		// Signed in, the browser lands on the journal under the prefix.
+		if l := res.Header.Get("Location"); l != "/journal/" {
+			t.Errorf("GET the mailed link = %d Location %q, want /journal/", res.StatusCode, l)
+		}
+		// Signed in, each page's links, scripts and forms stay under the prefix.
+		session := res.Header.Get("Set-Cookie")
+		session, _, _ = strings.Cut(session, ";")
+		for _, path := range []string{"/", "/settings", "/settings/security", "/patterns", "/calendar", "/calendar?year=2026", "/offline"} {
+			req, _ := http.NewRequest("GET", root+path, nil)
+			req.Header.Set("Cookie", session)
+			res, err := noRedirect.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			urls := linkAttr.FindAllStringSubmatch(string(b), -1)
+			if res.StatusCode != 200 || len(urls) < 5 {
+				t.Fatalf("GET %s = %d with %d links, want the page signed in", path, res.StatusCode, len(urls))
+			}
+			for _, u := range urls {
+				if !strings.HasPrefix(u[2], "/journal/") && !strings.HasPrefix(u[2], "#") && !strings.HasPrefix(u[2], "?") {
+					t.Errorf("%s: %s=%q is outside /journal/", path, u[1], u[2])
+				}
+			}
+		}
 	})
 }
+
+// linkAttr finds a page's href, src and action attributes.
+var linkAttr = regexp.MustCompile(`\b(href|src|action)="([^"]*)"`)

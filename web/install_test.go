@@ -38,12 +38,13 @@ func TestInstallable(t *testing.T) {
 		}{&m.Name, &m.StartURL, &m.Display, &m.ThemeColor, &m.Icons}); err != nil {
 			t.Fatal(err)
 		}
-		if m.Name != "Recur" || m.StartURL != "/" || m.Display != "standalone" || m.ThemeColor == "" {
+		// URLs relative to the manifest, so they hold under a sub-path too.
+		if m.Name != "Recur" || m.StartURL != "./" || m.Display != "standalone" || m.ThemeColor == "" {
 			t.Errorf("manifest %+v", m)
 		}
 		sizes := map[string]bool{}
 		for _, icon := range m.Icons {
-			r := get(icon.Src)
+			r := get("/" + icon.Src)
 			if r.StatusCode != 200 || r.Header.Get("Content-Type") != icon.Type {
 				t.Errorf("icon %s: %d %s, want 200 %s", icon.Src, r.StatusCode, r.Header.Get("Content-Type"), icon.Type)
 			}

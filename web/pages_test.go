@@ -32,7 +32,7 @@ func TestSignedOut(t *testing.T) {
 	h := newHarness(t, nil)
 	b := h.anonymous()
 	t.Run("SignInFormWithoutScript", func(t *testing.T) {
-		has(t, "GET /", b.get("/"), 200, `<html lang="en">`, `<form method="post" action="/sign-in"`, `name="email"`)
+		has(t, "GET /", b.get("/"), 200, `<html lang="en"`, `<form method="post" action="/sign-in"`, `name="email"`)
 	})
 	t.Run("MailsLink", func(t *testing.T) {
 		has(t, "POST /sign-in", b.post("/sign-in", url.Values{"email": {"alice@example.com"}}), 200, "a sign-in link is on its way")

@@ -148,7 +148,7 @@ func yearSVG(year int, mood map[string]float64, written map[string]bool, today s
 		if key == today {
 			class, words = class+" today", words+", today"
 		}
-		fmt.Fprintf(&b, `<a href="/calendar?month=%s"><rect data-date="%s" class="mood %s" x="%d" y="%d" width="%d" height="%d" rx="2"><title>%s: %s</title></rect></a>`,
+		fmt.Fprintf(&b, `<a href="?month=%s"><rect data-date="%s" class="mood %s" x="%d" y="%d" width="%d" height="%d" rx="2"><title>%s: %s</title></rect></a>`,
 			d.Format("2006-01"), key, class, left+(i/7)*(cell+gap), top+(i%7)*(cell+gap), cell, cell, key, words)
 	}
 	b.WriteString(`</svg>`)

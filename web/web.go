@@ -87,6 +87,10 @@ type Options struct {
 	// (server.Server.Importer) so both share one limit. Nil makes one of
 	// the app's own.
 	Importer *journal.Importer
+	// Base is the path the app is served under, without a trailing slash
+	// ("/journal" for base_url https://home.example/journal), or "" at the
+	// root. The pages' links, forms and scripts name their URLs under it.
+	Base string
 }
 
 // App serves the pages. It is an http.Handler, meant to be mounted by the
@@ -112,7 +116,7 @@ func New(opts Options) *App {
 	if opts.PageSize <= 0 {
 		opts.PageSize = DefaultPageSize
 	}
-	a := &App{opts: opts, mux: http.NewServeMux(), pages: sync.OnceValue(parsePages),
+	a := &App{opts: opts, mux: http.NewServeMux(), pages: sync.OnceValue(func() map[string]*template.Template { return parsePages(opts.Base) }),
 		captures: &journal.Captures{Store: opts.Store, Analyser: opts.Analyser, Events: opts.Events,
 			Log: func(context.Context) *slog.Logger { return opts.Logger }}}
 	a.importer = opts.Importer
@@ -123,11 +127,16 @@ func New(opts Options) *App {
 	return a
 }
 
-// parsePages parses every page's template with the layout, by page name.
-func parsePages() map[string]*template.Template {
+// parsePages parses every page's template with the layout, by page name;
+// {{base}} in them is base, the path the app is served under.
+func parsePages(base string) map[string]*template.Template {
 	names, err := fs.Glob(FS, "templates/*.html")
 	if err != nil {
 		panic(err)
+	}
+	fm := template.FuncMap{"base": func() string { return base }}
+	for k, v := range funcs {
+		fm[k] = v
 	}
 	pages := map[string]*template.Template{}
 	for _, name := range names {
@@ -135,7 +144,7 @@ func parsePages() map[string]*template.Template {
 		if page == "layout" {
 			continue
 		}
-		pages[page] = template.Must(template.New("layout.html").Funcs(funcs).ParseFS(FS, "templates/layout.html", name))
+		pages[page] = template.Must(template.New("layout.html").Funcs(fm).ParseFS(FS, "templates/layout.html", name))
 	}
 	return pages
 }

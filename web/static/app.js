@@ -5,6 +5,9 @@
 import "./outbox.js";
 import { askAtSignOut, viewer } from "./viewer.js";
 
+// The path Recur is served under ("" at the root), which every URL here starts with.
+const base = document.documentElement.dataset.base || "";
+
 const words = {
   queued: "Waiting to be read",
   processing: "Being read",
@@ -42,7 +45,7 @@ function newer(el, status, updatedAt) {
 function retryForm(id) {
   const form = document.createElement("form");
   form.method = "post";
-  form.action = `/entries/${encodeURIComponent(id)}/retry`;
+  form.action = `${base}/entries/${encodeURIComponent(id)}/retry`;
   form.className = "retry";
   const p = document.createElement("p");
   p.className = "error";
@@ -113,7 +116,7 @@ function remember(id, status, updatedAt) {
 
 // Live updates only for a signed-in page whose browser can listen.
 if (document.querySelector("header form.signout") && "EventSource" in window) {
-  const events = new EventSource("/api/captures/events");
+  const events = new EventSource(`${base}/api/captures/events`);
   events.addEventListener("capture", (e) => {
     try {
       const { id, status, updated_at: updatedAt } = JSON.parse(e.data);
@@ -129,7 +132,7 @@ if (document.querySelector("header form.signout") && "EventSource" in window) {
     try {
       const { id, name, state } = JSON.parse(e.data);
       if (id && name && state === "open") {
-        showNews(null, `A pattern showed up: ${name}.`, `/patterns/${encodeURIComponent(id)}`, "See it");
+        showNews(null, `A pattern showed up: ${name}.`, `${base}/patterns/${encodeURIComponent(id)}`, "See it");
       }
     } catch {
       // A message that is not JSON is no pattern.
@@ -171,7 +174,7 @@ if (batch && batch.dataset.progress !== "100") {
   const follow = async () => {
     let b;
     try {
-      const res = await fetch(`/api/job-batches/${encodeURIComponent(batch.dataset.batch)}`, { headers: { Accept: "application/json" } });
+      const res = await fetch(`${base}/api/job-batches/${encodeURIComponent(batch.dataset.batch)}`, { headers: { Accept: "application/json" } });
       if (!res.ok) return; // signed out or gone: the page keeps what it showed
       ({ data: b } = await res.json());
     } catch {
@@ -279,7 +282,7 @@ async function sendWaiting() {
   const sent = await outbox.sendAll().catch(() => 0);
   await showWaiting();
   if (sent) {
-    showNews(null, `${sent === 1 ? "An entry" : `${sent} entries`} written offline ${sent === 1 ? "was" : "were"} sent.`, "/", "Show the journal");
+    showNews(null, `${sent === 1 ? "An entry" : `${sent} entries`} written offline ${sent === 1 ? "was" : "were"} sent.`, `${base}/`, "Show the journal");
   }
 }
 
@@ -301,7 +304,7 @@ async function keep() {
 // results: there a new entry goes at the top without a reload.
 function onJournal() {
   const q = new URLSearchParams(location.search);
-  return location.pathname === "/" && !q.get("q") && (q.get("page") || "1") === "1";
+  return location.pathname === `${base}/` && !q.get("q") && (q.get("page") || "1") === "1";
 }
 
 // sendLive sends the write form and puts the new entry at the top of the

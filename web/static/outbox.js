@@ -13,6 +13,9 @@
   // How long a send may take before another tab or the worker may try
   // the same entry again.
   const claimFor = 30000;
+  // The path Recur is served under: a page names it (data-base), the
+  // worker is served at <base>/sw.js.
+  const base = typeof document !== "undefined" ? document.documentElement.dataset.base || "" : self.location.pathname.replace(/\/sw\.js$/, "");
 
   // Version 2 keys each entry by its writer's user id and the entry's own
   // id, so that entries are only ever read for one person; version 1 kept
@@ -101,7 +104,7 @@
   // signedIn is the id of whoever the browser is signed in as, or "".
   async function signedIn() {
     try {
-      const res = await fetch("/api/users/me", { credentials: "same-origin", headers: { Accept: "application/json" } });
+      const res = await fetch(`${base}/api/users/me`, { credentials: "same-origin", headers: { Accept: "application/json" } });
       return res.ok ? (await res.json()).data.id : "";
     } catch {
       return "";
@@ -155,7 +158,7 @@
       if (!e) continue;
       let res = null;
       try {
-        res = await fetch("/api/captures", {
+        res = await fetch(`${base}/api/captures`, {
           method: "POST",
           credentials: "same-origin",
           headers: { "Content-Type": "application/json", Accept: "application/json" },

@@ -1,7 +1,9 @@
 // Installs the service worker (sw.js), which keeps entries written offline.
 // Without it, or without JavaScript, the pages work as before.
 if ("serviceWorker" in navigator) {
-  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {
+  // Its scope is the path Recur is served under (the page's data-base).
+  const base = document.documentElement.dataset.base || "";
+  navigator.serviceWorker.register(`${base}/sw.js`, { scope: `${base}/` }).catch(() => {
     // No worker (a private window, an old browser): entries written
     // offline are still kept by the page itself (app.js).
   });

@@ -4,7 +4,10 @@
 // sync, even after the tab was closed. It caches only what holds nobody's
 // data (the offline page, the stylesheet, scripts and icons), so a journal
 // is never shown from a cache, to its owner or anyone else.
-importScripts("/static/outbox.js");
+// Recur may be served under a path (base_url https://home.example/journal):
+// the worker is at <base>/sw.js, and every URL it names is under base.
+const base = self.location.pathname.replace(/\/sw\.js$/, "");
+importScripts(`${base}/static/outbox.js`);
 
 // Every script a page loads is in the shell: one missing would fail to load
 // on the offline page, and on any page whose request for it is cut short.
@@ -12,7 +15,7 @@ const cacheName = "recur-shell-v3";
 const shell = ["/offline", "/static/style.css", "/static/app.js", "/static/outbox.js", "/static/viewer.js", "/static/register-sw.js", "/static/icon.svg"];
 
 self.addEventListener("install", (e) => {
-  e.waitUntil(caches.open(cacheName).then((c) => c.addAll(shell)).then(() => self.skipWaiting()));
+  e.waitUntil(caches.open(cacheName).then((c) => c.addAll(shell.map((p) => base + p))).then(() => self.skipWaiting()));
 });
 
 self.addEventListener("activate", (e) => {
@@ -39,7 +42,7 @@ async function keepForm(request) {
       // Not kept: the offline page says to sign in.
     }
   }
-  return Response.redirect("/offline", 303);
+  return Response.redirect(`${base}/offline`, 303);
 }
 
 // when is the moment a form's date and time name, read in this device's
@@ -52,14 +55,14 @@ function when(date, time) {
 self.addEventListener("fetch", (e) => {
   const r = e.request;
   const url = new URL(r.url);
-  if (url.origin !== self.location.origin || url.pathname.startsWith("/api/")) return; // the network alone
-  if (r.method === "POST" && url.pathname === "/entries" && r.mode === "navigate") {
+  if (url.origin !== self.location.origin || url.pathname.startsWith(`${base}/api/`)) return; // the network alone
+  if (r.method === "POST" && url.pathname === `${base}/entries` && r.mode === "navigate") {
     // A form sent by a page's script is the script's to keep.
     e.respondWith(fetch(r.clone()).catch(() => keepForm(r)));
   } else if (r.method === "GET" && r.mode === "navigate") {
     // Pages always from the network; the offline page only when there is none.
-    e.respondWith(fetch(r).catch(() => caches.match("/offline")));
-  } else if (r.method === "GET" && url.pathname.startsWith("/static/")) {
+    e.respondWith(fetch(r).catch(() => caches.match(`${base}/offline`)));
+  } else if (r.method === "GET" && url.pathname.startsWith(`${base}/static/`)) {
     e.respondWith(fetch(r).catch(() => caches.match(r, { ignoreSearch: true })));
   }
 });

@@ -5,6 +5,7 @@
 import "./outbox.js";
 
 const outbox = self.recurOutbox;
+const base = document.documentElement.dataset.base || ""; // the path Recur is served under
 
 // viewer resolves with the id of the person the page is for, or "" for
 // nobody. A page the server drew for someone says so (data-user), and the
@@ -25,7 +26,7 @@ export async function viewer() {
   }
   let res = null;
   try {
-    res = await fetch("/api/users/me", { credentials: "same-origin", headers: { Accept: "application/json" } });
+    res = await fetch(`${base}/api/users/me`, { credentials: "same-origin", headers: { Accept: "application/json" } });
   } catch {
     return outbox.deviceUser().catch(() => "");
   }
