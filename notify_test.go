@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -142,11 +143,8 @@ func TestNotifier(t *testing.T) {
 				return nil
 			}, func(error) { failures.Add(1) })
 		}()
-		for deadline := time.Now().Add(10 * time.Second); failures.Load() < 3; time.Sleep(time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("%d checks and %d failures reported within 10 seconds, want 3 failures", checks.Load(), failures.Load())
-			}
-		}
+		eventually(t, 10*time.Second, "3 failed checks reported", func() bool { return failures.Load() >= 3 },
+			func() string { return fmt.Sprintf("%d checks and %d failures", checks.Load(), failures.Load()) })
 		if got := sock.next(0); got != "" {
 			t.Fatalf("with the database failing, systemd was told %q", got)
 		}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -39,20 +40,17 @@ func (b *logBuffer) String() string {
 // bytes that holds every one of parts, and returns it.
 func awaitLine(t *testing.T, log fmt.Stringer, from int, parts ...string) string {
 	t.Helper()
-	for range 250 {
+	var found string
+	eventually(t, 5*time.Second, fmt.Sprintf("a log line with %q", parts), func() bool {
 		for line := range strings.SplitSeq(log.String()[from:], "\n") {
-			found := true
-			for _, p := range parts {
-				found = found && strings.Contains(line, p)
-			}
-			if found {
-				return line
+			if !slices.ContainsFunc(parts, func(p string) bool { return !strings.Contains(line, p) }) {
+				found = line
+				return true
 			}
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("no log line with %q within 5 seconds; the log after byte %d:\n%s", parts, from, log.String()[from:])
-	return ""
+		return false
+	}, func() string { return fmt.Sprintf("the log after byte %d:\n%s", from, log.String()[from:]) })
+	return found
 }
 
 // mailConfig is a recur.toml that sends mail to the SMTP server at addr,
