@@ -7,37 +7,17 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/recur-journal/recur/internal/wait"
 )
 
-// eventually checks cond until it holds, for at most limit, and otherwise
-// fails t saying what it waited for and what seen shows was there at the
-// end (the page, a log). It waits on the condition, never for a time: a
-// check that holds at once returns at once.
+// eventually and poll are the project's one way to wait (internal/wait),
+// under the names these tests have always used.
 func eventually(t testing.TB, limit time.Duration, what string, cond func() bool, seen func() string) {
 	t.Helper()
-	if !poll(limit, cond) {
-		t.Fatalf("%s: not within %s; at the end:\n%s", what, limit, seen())
-	}
+	wait.Eventually(t, limit, what, cond, seen)
 }
 
-// poll checks cond until it holds, for at most limit, and reports whether
-// it held.
-func poll(limit time.Duration, cond func() bool) bool {
-	deadline := time.NewTimer(limit)
-	defer deadline.Stop()
-	tick := time.NewTicker(max(limit/200, 10*time.Millisecond))
-	defer tick.Stop()
-	for {
-		if cond() {
-			return true
-		}
-		select {
-		case <-deadline.C:
-			return cond()
-		case <-tick.C:
-		}
-	}
-}
+func poll(limit time.Duration, cond func() bool) bool { return wait.Poll(limit, cond) }
 
 // pageSeen returns, for eventually, the page of ctx as it is: its address,
 // its text and its HTML (cut to the first 20,000 characters).
