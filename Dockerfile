@@ -52,6 +52,10 @@ COPY --chown=65532:65532 deploy/container/empty/ /tmp/
 ARG TARGETPLATFORM
 # --chmod: a binary built under a private umask still runs as that user.
 COPY --from=build --chmod=0755 /$TARGETPLATFORM/recur /usr/local/bin/recur
+# /bin/sh is a link to recur, which, started as sh, runs recur's own
+# commands and nothing else: no shell is in the image, but tools that run
+# a health check only through sh -c (podman-compose) still can.
+COPY deploy/container/bin/ /bin/
 
 # The journal lives in a folder of the volume that Recur makes itself,
 # private to its user (0700); the volume's root may hold other things,

@@ -90,7 +90,7 @@ func TestContainer(t *testing.T) {
 	if err := os.Chmod(filepath.Join(binDir, "linux", runtime.GOARCH, "recur"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"Dockerfile", ".dockerignore", "deploy/container/etc/passwd", "deploy/container/etc/group", "deploy/container/empty/.gitkeep"} {
+	for _, f := range []string{"Dockerfile", ".dockerignore", "deploy/container/etc/passwd", "deploy/container/etc/group", "deploy/container/empty/.gitkeep", "deploy/container/bin/sh"} {
 		copyFile(t, f, filepath.Join(ctxDir, f))
 	}
 
@@ -163,6 +163,8 @@ func TestContainer(t *testing.T) {
 	if out := p.must(time.Minute, "exec", name, "recur", "version"); !strings.HasPrefix(out, "recur "+wantVersion+"\n") || !strings.Contains(out, "commit:   "+wantCommit+"\n") {
 		t.Errorf("recur version in the image printed %q, want the version and commit it was linked with", out)
 	}
+
+	t.Run("PodmanCompose", func(t *testing.T) { composeUnderPodman(t, p, image) })
 
 	t.Run("BindMountWithUser", func(t *testing.T) {
 		// A folder of the host owned by the user compose.yaml's user: names.
@@ -240,13 +242,20 @@ func randomSuffix(t *testing.T) string {
 	return hex.EncodeToString(b)
 }
 
+// copyFile copies a file, or the link it is, making the folders to it.
 func copyFile(t *testing.T, from, to string) {
 	t.Helper()
-	b, err := os.ReadFile(from)
-	if err != nil {
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+	if target, err := os.Readlink(from); err == nil {
+		if err := os.Symlink(target, to); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	b, err := os.ReadFile(from)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(to, b, 0o644); err != nil {

@@ -26,6 +26,7 @@ import (
 
 	"github.com/robfig/cron/v3"
 
+	"github.com/recur-journal/recur/internal/sh"
 	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/migrations"
 	"github.com/recur-journal/recur/pipeline"
@@ -36,8 +37,16 @@ import (
 )
 
 func main() {
+	args := os.Args[1:]
+	if filepath.Base(os.Args[0]) == "sh" {
+		// The container image's /bin/sh: it runs recur's own commands only.
+		var code int
+		if args, code = sh.Recur(args, os.Stderr); args == nil {
+			os.Exit(code)
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := NewMain().Exec(ctx, os.Args[1:])
+	code := NewMain().Exec(ctx, args)
 	stop()
 	os.Exit(code)
 }
