@@ -18,7 +18,7 @@ import (
 // turns healthy through its own health check. podman-compose hands every
 // compose health check to podman as /bin/sh -c '…', which an image
 // without a shell cannot run: the image's /bin/sh is recur, which runs
-// recur's own commands. Ollama is left out (no image can be pulled here):
+// recur's own commands. The journal outlives down and up. Ollama is left out (no image can be pulled here):
 // without it Recur is degraded, which is healthy.
 func composeUnderPodman(t *testing.T, p podman, image string) {
 	if _, err := exec.LookPath("podman-compose"); err != nil {
@@ -89,4 +89,17 @@ func composeUnderPodman(t *testing.T, p podman, image string) {
 		t.Errorf("the container's root is read-only: %s, want true, as compose.yaml says", ro)
 	}
 	waitHealthy(t, p, name, "http://127.0.0.1:"+port+"/api")
+
+	// The journal is in the project's volume: it outlives down and up.
+	p.must(time.Minute, "exec", name, "recur", "user", "add", "kept@example.com")
+	if _, err := compose("down", "-t", "10"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := compose("up", "-d"); err != nil {
+		t.Fatal(err)
+	}
+	waitHealthy(t, p, name, "http://127.0.0.1:"+port+"/api")
+	if users := p.must(time.Minute, "exec", name, "recur", "user", "list"); !strings.Contains(users, "kept@example.com") {
+		t.Errorf("after down and up, recur user list printed %q, want the user added before", users)
+	}
 }
