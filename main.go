@@ -27,10 +27,10 @@ import (
 	"github.com/robfig/cron/v3"
 
 	"github.com/recur-journal/recur/journal"
+	"github.com/recur-journal/recur/mail"
 	"github.com/recur-journal/recur/migrations"
 	"github.com/recur-journal/recur/pipeline"
 	"github.com/recur-journal/recur/server"
-	"github.com/recur-journal/recur/server/mail"
 	"github.com/recur-journal/recur/store"
 	"github.com/recur-journal/recur/web"
 )

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"html"
 
-	"github.com/recur-journal/recur/server/mail"
+	"github.com/recur-journal/recur/mail"
 )
 
 // codeMail is a mail carrying a code to type in.

@@ -21,8 +21,8 @@ import (
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
 	"github.com/recur-journal/recur/journal"
+	"github.com/recur-journal/recur/mail"
 	"github.com/recur-journal/recur/server/apidocs"
-	"github.com/recur-journal/recur/server/mail"
 	"github.com/recur-journal/recur/store"
 )
 

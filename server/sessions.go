@@ -9,7 +9,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/recur-journal/recur/server/mail"
+	"github.com/recur-journal/recur/mail"
 	"github.com/recur-journal/recur/store"
 )
 

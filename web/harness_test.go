@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"github.com/recur-journal/recur/journal"
+	"github.com/recur-journal/recur/mail"
 	"github.com/recur-journal/recur/pipeline/detect"
 	"github.com/recur-journal/recur/server"
-	"github.com/recur-journal/recur/server/mail"
 	"github.com/recur-journal/recur/store"
 	"github.com/recur-journal/recur/store/storetest"
 	"github.com/recur-journal/recur/web"

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/recur-journal/recur/journal"
+	"github.com/recur-journal/recur/mail"
 	"github.com/recur-journal/recur/server"
-	"github.com/recur-journal/recur/server/mail"
 	"github.com/recur-journal/recur/store/storetest"
 	"github.com/recur-journal/recur/web"
 )
