@@ -248,7 +248,7 @@ func (m *Main) serve(ctx context.Context) error {
 		Events:          m.events,
 		Metrics:         m.ops.metrics,
 	})
-	srv.Mount(web.New(web.Options{Store: m.store, Accounts: srv, Analyser: m.pipeline, Events: m.events, Health: reporter, Logger: m.Logger,
+	srv.Mount(web.New(web.Options{Store: m.store, Accounts: srv.Accounts(), Analyser: m.pipeline, Events: m.events, Health: reporter, Logger: m.Logger,
 		MailLogs: m.Config.Mail.SMTPHost == "", Importer: srv.Importer(), NoMailedLinks: m.Config.BaseURL() == "",
 		Base: basePath(m.Config.BaseURL())}))
 	m.warnBaseURL()

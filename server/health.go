@@ -8,6 +8,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/recur-journal/recur/account"
 	"github.com/recur-journal/recur/health"
 )
 
@@ -132,7 +133,7 @@ func (s *Server) healthCheck(ctx context.Context, in *healthInput) (*healthOutpu
 			h.Status = "degraded"
 		}
 	}
-	if p, err := s.resolve(ctx, in.Authorization); err != nil || (p.Token != nil && !p.Token.Can(scopeMetricsRead)) {
+	if p, err := s.resolve(ctx, in.Authorization); err != nil || (p.Token != nil && !p.Token.Can(string(account.ScopeMetricsRead))) {
 		return &healthOutput{Status: status, Body: Data[HealthSummary]{Data: h.summary()}}, nil
 	}
 	return &healthOutput{Status: status, Body: Data[Health]{Data: h}}, nil
