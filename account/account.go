@@ -157,5 +157,5 @@ func (a *Accounts) mailedLink(path string) (u string, ok bool) {
 	return a.opts.BaseURL + "/api" + path, true
 }
 
-// BaseURLFix says how to set base_url, for log lines about its absence.
-const BaseURLFix = "Set [server] base_url (or RECUR_SERVER_BASE_URL) to the address people open Recur at, like https://journal.example.com."
+// baseURLFix says how to set base_url, for log lines about its absence.
+const baseURLFix = "Set [server] base_url (or RECUR_SERVER_BASE_URL) to the address people open Recur at, like https://journal.example.com."

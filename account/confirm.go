@@ -105,7 +105,7 @@ func (a *Accounts) ConfirmWithCode(ctx context.Context, c *Caller, code string) 
 // store refuses one shorter than store.PasswordMinLength).
 func (a *Accounts) SetPassword(ctx context.Context, c *Caller, password string) error {
 	if !a.Confirmed(ctx, c) {
-		return ErrConfirmationRequired
+		return errConfirmationRequired
 	}
 	if utf8.RuneCountInString(password) > 1024 {
 		return invalid("password", "The password may not be longer than 1024 characters.")

@@ -103,7 +103,7 @@ func (a *Accounts) DeleteAccount(ctx context.Context, c *Caller) error {
 		return errSessionOnly
 	}
 	if !a.Confirmed(ctx, c) {
-		return ErrConfirmationRequired
+		return errConfirmationRequired
 	}
 	if _, err := a.opts.Store.DeleteUser(ctx, c.User.ID); err != nil {
 		return err

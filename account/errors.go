@@ -47,6 +47,6 @@ func tooMany(msg string, secs int) *Error {
 	return &Error{Status: http.StatusTooManyRequests, Message: msg, RetryAfter: secs}
 }
 
-// ErrConfirmationRequired is the 423 of an action that needs the session
+// errConfirmationRequired is the 423 of an action that needs the session
 // confirmed first (ConfirmWithPassword or ConfirmWithCode).
-var ErrConfirmationRequired = &Error{Status: http.StatusLocked, Message: "Password confirmation required."}
+var errConfirmationRequired = &Error{Status: http.StatusLocked, Message: "Password confirmation required."}

@@ -164,13 +164,13 @@ func (a *Accounts) checkSignInCode(ctx context.Context, address, code string, co
 	return user, nil
 }
 
-// CheckPath applies the rules of a link's path: required, at most 255
+// checkPath applies the rules of a link's path: required, at most 255
 // characters, and a path on this app alone, both as written and as a URL
 // parser reads it: a browser drops tabs and newlines and reads a backslash
 // as a slash, so "/\t/evil.example" would name another host. So no control
 // character or backslash (written or percent-encoded), no scheme, no host,
 // and one leading slash, not two.
-func CheckPath(path string) error {
+func checkPath(path string) error {
 	switch {
 	case path == "":
 		return invalid("path", "The path field is required.")
@@ -233,13 +233,13 @@ func (a *Accounts) signLink(login, userID, path, returnTo string) (link string, 
 // request was sent to. The link opens a session, which carries every
 // scope: a token without "*", or an app's, gets 403.
 func (a *Accounts) MakeSignInLink(c *Caller, login, site, path, returnTo string) (link string, expires time.Time, err error) {
-	if err := MayOpenSession(c); err != nil {
+	if err := mayOpenSession(c); err != nil {
 		return "", time.Time{}, err
 	}
 	if path == "" {
 		path = "/"
 	}
-	if err := CheckPath(path); err != nil {
+	if err := checkPath(path); err != nil {
 		return "", time.Time{}, err
 	}
 	if err := a.checkReturnTo(site, returnTo); err != nil {
@@ -261,7 +261,7 @@ func (a *Accounts) SignInByLink(ctx context.Context, site, userID, path, returnT
 	if !a.opts.Store.Now().Before(time.Unix(expires, 0)) {
 		return false, errLinkExpired
 	}
-	if err := CheckPath(path); err != nil {
+	if err := checkPath(path); err != nil {
 		return false, err
 	}
 	if err := a.checkReturnTo(site, returnTo); err != nil {

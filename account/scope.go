@@ -97,24 +97,24 @@ func ParseScopes(list string) ([]string, error) {
 	return out, nil
 }
 
-// MayOpenSession is MayMake for a credential that opens a browser session
+// mayOpenSession is mayMake for a credential that opens a browser session
 // (a signed sign-in link): a session carries every scope, so the caller must
 // hold "*", and an app's token never may, whatever it was given.
-func MayOpenSession(c *Caller) error {
+func mayOpenSession(c *Caller) error {
 	if c.Token != nil && c.Token.App {
 		return &Error{Status: http.StatusForbidden,
 			Message: "An app's token cannot open a browser session; sign in in the browser instead."}
 	}
-	return MayMake(c, []string{string(ScopeAll)})
+	return mayMake(c, []string{string(ScopeAll)})
 }
 
-// MayMake is the one rule every route that makes or widens a credential
+// mayMake is the one rule every route that makes or widens a credential
 // (a token, an app, a session, a signed link) calls before it does: the
 // caller must hold every scope the new credential will carry. A session
 // holds every scope; a token holds what it was given, and "*" only when it
 // was given "*", because "*" also grants scopes added in later versions.
 // It answers 403 naming the first scope the caller lacks.
-func MayMake(c *Caller, scopes []string) error {
+func mayMake(c *Caller, scopes []string) error {
 	if c.Token == nil {
 		return nil
 	}
@@ -133,7 +133,7 @@ func MayMake(c *Caller, scopes []string) error {
 
 // CheckGrant makes sure every scope exists (422 under scopes, one sentence
 // per unknown scope or owner's scope, which no app may carry) and that c
-// may grant them all (MayMake: 403 naming the scope it lacks).
+// may grant them all (mayMake: 403 naming the scope it lacks).
 func CheckGrant(c *Caller, scopes []string) error {
 	if len(scopes) == 0 {
 		return invalid("scopes", "Give at least one scope, such as "+string(ScopeCapturesWrite)+".")
@@ -150,5 +150,5 @@ func CheckGrant(c *Caller, scopes []string) error {
 	if len(problems) > 0 {
 		return invalidFields(map[string][]string{"scopes": problems})
 	}
-	return MayMake(c, scopes)
+	return mayMake(c, scopes)
 }

@@ -104,7 +104,7 @@ func (a *Accounts) mailSignIn(r signInRequest) {
 		}
 		// A request's Host may be anyone's: without base_url no link is
 		// mailed, and the code below works wherever the person opened Recur.
-		r.log.Warn("sign-in link not mailed: [server] base_url is not set; mailing a code instead. " + BaseURLFix)
+		r.log.Warn("sign-in link not mailed: [server] base_url is not set; mailing a code instead. " + baseURLFix)
 	}
 	code := digits(6)
 	if err := a.opts.Store.CreateMailCode(ctx, user.ID, store.CodeSignIn, a.keys.mac(store.CodeSignIn, user.ID, code), MailCodeLifetime); err != nil {

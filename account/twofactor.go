@@ -25,7 +25,7 @@ type TwoFactorSetup struct {
 // app. Like every two-factor change it needs the session confirmed (423).
 func (a *Accounts) StartTwoFactor(ctx context.Context, c *Caller) (TwoFactorSetup, error) {
 	if !a.Confirmed(ctx, c) {
-		return TwoFactorSetup{}, ErrConfirmationRequired
+		return TwoFactorSetup{}, errConfirmationRequired
 	}
 	key, err := totp.Generate(totp.GenerateOpts{Issuer: "Recur", AccountName: c.User.Email})
 	if err != nil {
@@ -49,7 +49,7 @@ func (a *Accounts) StartTwoFactor(ctx context.Context, c *Caller) (TwoFactorSetu
 // turns two-factor on and answers the recovery codes, shown this once.
 func (a *Accounts) ConfirmTwoFactor(ctx context.Context, c *Caller, code string) ([]string, error) {
 	if !a.Confirmed(ctx, c) {
-		return nil, ErrConfirmationRequired
+		return nil, errConfirmationRequired
 	}
 	if c.User.TwoFactorSecret == "" {
 		return nil, invalid("code", "Start with POST /user/two-factor-authentication to get a secret first.")
@@ -68,7 +68,7 @@ func (a *Accounts) ConfirmTwoFactor(ctx context.Context, c *Caller, code string)
 // NewRecoveryCodes replaces the recovery codes; the old ones stop working.
 func (a *Accounts) NewRecoveryCodes(ctx context.Context, c *Caller) ([]string, error) {
 	if !a.Confirmed(ctx, c) {
-		return nil, ErrConfirmationRequired
+		return nil, errConfirmationRequired
 	}
 	if !c.User.TwoFactor() {
 		return nil, invalid("two_factor", "Two-factor authentication is off; there are no recovery codes to replace.")
@@ -83,7 +83,7 @@ func (a *Accounts) NewRecoveryCodes(ctx context.Context, c *Caller) ([]string, e
 // DisableTwoFactor forgets the secret and the recovery codes.
 func (a *Accounts) DisableTwoFactor(ctx context.Context, c *Caller) error {
 	if !a.Confirmed(ctx, c) {
-		return ErrConfirmationRequired
+		return errConfirmationRequired
 	}
 	return a.opts.Store.DisableTwoFactor(ctx, c.User.ID)
 }

@@ -24,7 +24,7 @@ func (a *Accounts) SendVerificationMail(ctx context.Context, c *Caller) (sent bo
 	}
 	verify, ok := a.mailedLink("/email/verify")
 	if !ok {
-		a.log(ctx).Error("verification mail not sent: [server] base_url is not set. " + BaseURLFix)
+		a.log(ctx).Error("verification mail not sent: [server] base_url is not set. " + baseURLFix)
 		return false, &Error{Status: http.StatusServiceUnavailable, Message: "This server cannot mail links until its owner sets its address ([server] base_url). Signing in by a mailed code verifies the address too."}
 	}
 	exp := strconv.FormatInt(a.opts.Store.Now().Add(VerificationLinkLifetime).Unix(), 10)
