@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/recur-journal/recur/account"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -323,12 +324,12 @@ func (m *Main) parseTokenCreate(args []string) error {
 	return m.parse("token create EMAIL", "Create a bearer token for the user and print it, and nothing else, on standard output. It is shown once.", args, 1, 1,
 		func(fs *flag.FlagSet) {
 			fs.StringVar(&name, "name", "cli", "a `NAME` to tell the token apart")
-			fs.StringVar(&scopes, "scopes", "*", "comma-separated scopes; * grants all ("+strings.Join(store.ScopeNames(), ", ")+")")
+			fs.StringVar(&scopes, "scopes", "*", "comma-separated scopes; * grants all ("+strings.Join(account.ScopeNames(), ", ")+")")
 			fs.Var(&expires, "expires", "lifetime such as 720h; 0 never expires (default [auth] token_lifetime)")
 		},
 		func(pos []string) {
 			m.command = func(ctx context.Context) error {
-				list, err := store.ParseScopes(scopes)
+				list, err := account.ParseScopes(scopes)
 				if err != nil {
 					return err
 				}

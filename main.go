@@ -28,10 +28,10 @@ import (
 
 	"github.com/recur-journal/recur/internal/sh"
 	"github.com/recur-journal/recur/journal"
+	"github.com/recur-journal/recur/mail"
 	"github.com/recur-journal/recur/migrations"
 	"github.com/recur-journal/recur/pipeline"
 	"github.com/recur-journal/recur/server"
-	"github.com/recur-journal/recur/server/mail"
 	"github.com/recur-journal/recur/store"
 	"github.com/recur-journal/recur/web"
 )
@@ -257,7 +257,7 @@ func (m *Main) serve(ctx context.Context) error {
 		Events:          m.events,
 		Metrics:         m.ops.metrics,
 	})
-	srv.Mount(web.New(web.Options{Store: m.store, Accounts: srv, Analyser: m.pipeline, Events: m.events, Health: reporter, Logger: m.Logger,
+	srv.Mount(web.New(web.Options{Store: m.store, Accounts: srv.Accounts(), Analyser: m.pipeline, Events: m.events, Health: reporter, Logger: m.Logger,
 		MailLogs: m.Config.Mail.SMTPHost == "", Importer: srv.Importer(), NoMailedLinks: m.Config.BaseURL() == "",
 		Base: basePath(m.Config.BaseURL())}))
 	m.warnBaseURL()

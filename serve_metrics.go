@@ -11,9 +11,9 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/recur-journal/recur/mail"
 	"github.com/recur-journal/recur/metrics"
 	"github.com/recur-journal/recur/pipeline"
-	"github.com/recur-journal/recur/server/mail"
 )
 
 // MetricsConfig is the [metrics] section.

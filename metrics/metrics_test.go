@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recur-journal/recur/mail"
 	"github.com/recur-journal/recur/metrics"
 	"github.com/recur-journal/recur/pipeline"
-	"github.com/recur-journal/recur/server/mail"
 	"github.com/recur-journal/recur/store"
 )
 

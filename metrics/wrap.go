@@ -5,8 +5,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/recur-journal/recur/mail"
 	"github.com/recur-journal/recur/pipeline"
-	"github.com/recur-journal/recur/server/mail"
 )
 
 // Model returns model, counting each of its calls by step.

@@ -10,6 +10,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
+	"github.com/recur-journal/recur/account"
 	"github.com/recur-journal/recur/importer"
 	"github.com/recur-journal/recur/journal"
 )
@@ -18,12 +19,9 @@ import (
 // before the connection is given up; each write moves the deadline this far.
 const exportWriteWait = time.Minute
 
-var errSessionOnly = &apiError{status: http.StatusForbidden,
-	Message: "Only a browser session can delete the account: sign in in the browser, confirm the session and delete it there."}
-
 func (s *Server) registerAccount() {
 	o := op(http.MethodDelete, "/users/me", "delete-current-user", "Account", "Delete the account and everything of it",
-		scopeAll, http.StatusUnauthorized, http.StatusForbidden, http.StatusLocked)
+		account.ScopeAll, http.StatusUnauthorized, http.StatusForbidden, http.StatusLocked)
 	o.DefaultStatus = http.StatusNoContent
 	o.Description = "Needs a browser session confirmed within the last 15 minutes (POST /user/confirm-password or POST /user/confirmations), " +
 		"else 423. No token may delete the account, not even one with every scope: 403. A token cannot be confirmed, and one leaked " +
@@ -33,7 +31,7 @@ func (s *Server) registerAccount() {
 	huma.Register(s.api, o, s.deleteCurrentUser)
 
 	o = op(http.MethodGet, "/users/me/export/markdown", "export-account-markdown", "Account", "Download the journal as Markdown files",
-		scopeAccountExport, http.StatusUnauthorized, http.StatusForbidden)
+		account.ScopeAccountExport, http.StatusUnauthorized, http.StatusForbidden)
 	o.Description += " Answers a zip with one Markdown file per entry, oldest first, named `YYYY/YYYY-MM-DD-HHMM-<short id>.md` after the entry's " +
 		"moment in the account's timezone. Each file opens with a YAML front matter: `date` (the moment with its offset, to the microsecond), " +
 		"`language`, `tags` (a list of names per tag type), `patterns` (names of the patterns the entry is part of) and `translated: true` when " +
@@ -48,18 +46,7 @@ func (s *Server) registerAccount() {
 }
 
 func (s *Server) deleteCurrentUser(ctx context.Context, _ *struct{}) (*struct{}, error) {
-	p := current(ctx)
-	if p.Token != nil {
-		return nil, errSessionOnly
-	}
-	if !s.confirmed(ctx) {
-		return nil, errConfirmationRequired
-	}
-	if _, err := s.opts.Store.DeleteUser(ctx, p.User.ID); err != nil {
-		return nil, err
-	}
-	logger(ctx).Info("account deleted", "user_id", p.User.ID)
-	return nil, s.sessions.Destroy(ctx)
+	return nil, s.accounts.DeleteAccount(ctx, current(ctx))
 }
 
 func (s *Server) exportMarkdown(ctx context.Context, _ *struct{}) (*huma.StreamResponse, error) {

@@ -26,8 +26,8 @@ import (
 	"github.com/emersion/go-smtp"
 	"github.com/pquerna/otp/totp"
 
+	recurmail "github.com/recur-journal/recur/mail"
 	"github.com/recur-journal/recur/server"
-	recurmail "github.com/recur-journal/recur/server/mail"
 	"github.com/recur-journal/recur/store"
 )
 

@@ -2,19 +2,17 @@ package server
 
 import (
 	"context"
-	"fmt"
 	"net/http"
-	"slices"
-	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/recur-journal/recur/account"
 	"github.com/recur-journal/recur/store"
 )
 
 // defaultAppScopes are the scopes of an app registered without any: enough
 // for a shortcut that posts entries, and nothing more.
-var defaultAppScopes = []string{scopeCapturesWrite}
+var defaultAppScopes = []string{string(account.ScopeCapturesWrite)}
 
 // App is a program the user let in with a token of its own, such as a phone
 // shortcut that posts entries.
@@ -64,10 +62,10 @@ type listAppsInput struct {
 
 func (s *Server) registerApps() {
 	huma.Register(s.api, op(http.MethodGet, "/apps", "list-apps", "Apps", "List apps, newest first",
-		scopeAppsManage, http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity), s.listApps)
+		account.ScopeAppsManage, http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity), s.listApps)
 
 	o := op(http.MethodPost, "/apps", "create-app", "Apps", "Register an app and make its token",
-		scopeAppsManage, http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity)
+		account.ScopeAppsManage, http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity)
 	o.DefaultStatus = http.StatusCreated
 	o.Description += " The app gets a token of its own that does not expire. The answer carries it in `token`; it is never shown again." +
 		" Without `scopes` the token carries only `captures:write`, enough for a shortcut that posts entries." +
@@ -75,16 +73,16 @@ func (s *Server) registerApps() {
 	huma.Register(s.api, o, s.createApp)
 
 	huma.Register(s.api, op(http.MethodGet, "/apps/{app}", "get-app", "Apps", "Show an app",
-		scopeAppsManage, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound), s.getApp)
+		account.ScopeAppsManage, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound), s.getApp)
 
 	o = op(http.MethodPatch, "/apps/{app}", "update-app", "Apps", "Rename an app or change its scopes",
-		scopeAppsManage, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusUnprocessableEntity)
+		account.ScopeAppsManage, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusUnprocessableEntity)
 	o.Description += " The app keeps its token, which carries the new scopes from the next request on." +
 		" A token can only grant scopes it carries itself (`*` only if it carries `*`): asking for more is 403 naming the scope it lacks. A session may grant any."
 	huma.Register(s.api, o, s.updateApp)
 
 	o = op(http.MethodDelete, "/apps/{app}", "delete-app", "Apps", "Remove an app and revoke its token",
-		scopeAppsManage, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound)
+		account.ScopeAppsManage, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound)
 	o.DefaultStatus = http.StatusNoContent
 	o.Description += " The app's token is refused (401) from then on."
 	huma.Register(s.api, o, s.deleteApp)
@@ -108,7 +106,7 @@ func (s *Server) createApp(ctx context.Context, in *createAppInput) (*struct{ Bo
 	if in.Body.Scopes != nil {
 		scopes = *in.Body.Scopes
 	}
-	if err := checkGrant(p, scopes); err != nil {
+	if err := account.CheckGrant(p, scopes); err != nil {
 		return nil, err
 	}
 	a := store.App{UserID: p.User.ID, Name: in.Body.Name, Scopes: scopes}
@@ -134,7 +132,7 @@ func (s *Server) updateApp(ctx context.Context, in *updateAppInput) (*struct{ Bo
 		upd = store.AppUpdate{Name: in.Body.Name, Scopes: in.Body.Scopes}
 	}
 	if upd.Scopes != nil {
-		if err := checkGrant(p, *upd.Scopes); err != nil {
+		if err := account.CheckGrant(p, *upd.Scopes); err != nil {
 			return nil, err
 		}
 	}
@@ -147,27 +145,4 @@ func (s *Server) updateApp(ctx context.Context, in *updateAppInput) (*struct{ Bo
 
 func (s *Server) deleteApp(ctx context.Context, in *appInput) (*struct{}, error) {
 	return nil, s.opts.Store.DeleteApp(ctx, current(ctx).User.ID, in.App)
-}
-
-// checkGrant makes sure every scope exists (422 under scopes, one sentence
-// per unknown scope or owner's scope, which no app may carry) and that the caller may grant them all (mayMake: 403
-// naming the scope it lacks).
-func checkGrant(p *principal, scopes []string) error {
-	if len(scopes) == 0 {
-		return invalid("scopes", "Give at least one scope, such as "+scopeCapturesWrite+".")
-	}
-	var problems []string
-	for _, sc := range scopes {
-		if sc != scopeAll && !slices.Contains(store.ScopeNames(), sc) {
-			problems = append(problems, fmt.Sprintf("The scope %q does not exist; known scopes are %s, or * for all.",
-				sc, strings.Join(store.ScopeNames(), ", ")))
-		}
-		if store.OwnerScope(sc) {
-			problems = append(problems, store.OwnerScopeRefusal)
-		}
-	}
-	if len(problems) > 0 {
-		return validationError(map[string][]string{"scopes": problems})
-	}
-	return mayMake(p, scopes)
 }

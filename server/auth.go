@@ -5,29 +5,15 @@ import (
 	"errors"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/recur-journal/recur/account"
 	"github.com/recur-journal/recur/store"
 )
 
-// Session keys.
-const (
-	sessionUser        = store.SessionUserKey
-	sessionConfirmedAt = "confirmed_at"    // unix seconds of the last confirmation
-	sessionPendingUser = "pending_user_id" // signed in but for the second factor
-	sessionRemember    = "remember"        // the pending sign-in asked to be remembered
-)
-
-// ConfirmationLifetime is how long a confirmed session stays confirmed.
-const ConfirmationLifetime = 15 * time.Minute
-
 // principal is who a request acts for: a token's user, or a session's.
-type principal struct {
-	User  *store.User
-	Token *store.Token // nil on a session
-}
+type principal = account.Caller
 
 type principalKey struct{}
 
@@ -39,14 +25,14 @@ func current(ctx context.Context) *principal {
 
 // requiredScope is the scope an operation asks of a token, and whether the
 // operation needs anyone signed in at all.
-func requiredScope(op *huma.Operation) (string, bool) {
+func requiredScope(op *huma.Operation) (account.Scope, bool) {
 	for _, req := range op.Security {
 		if len(req) == 0 {
 			return "", false // an empty requirement: a credential is optional
 		}
 		if scopes, ok := req[securityBearer]; ok {
 			if len(scopes) > 0 {
-				return scopes[0], true
+				return account.Scope(scopes[0]), true
 			}
 			return "", true
 		}
@@ -68,8 +54,8 @@ func (s *Server) authenticate(ctx huma.Context, next func(huma.Context)) {
 		s.deny(ctx, toAPIError(ctx.Context(), err))
 		return
 	}
-	if p.Token != nil && scope != "" && !p.Token.Can(scope) {
-		s.deny(ctx, &apiError{status: http.StatusForbidden, Message: "This token lacks the " + scope + " scope."})
+	if p.Token != nil && scope != "" && !p.Token.Can(string(scope)) {
+		s.deny(ctx, &apiError{status: http.StatusForbidden, Message: "This token lacks the " + string(scope) + " scope."})
 		return
 	}
 	next(huma.WithValue(ctx, principalKey{}, p))
@@ -90,19 +76,11 @@ func (s *Server) resolve(ctx context.Context, authorization string) (*principal,
 		}
 		return &principal{User: user, Token: token}, nil
 	}
-	id := s.sessions.GetString(ctx, sessionUser)
-	if id == "" {
+	p, err := s.accounts.SessionCaller(ctx)
+	if err == account.ErrNoSession {
 		return nil, errUnauthenticated
 	}
-	user, err := s.opts.Store.FindUserByID(ctx, id)
-	if store.ErrorCode(err) == store.ENOTFOUND {
-		return nil, errUnauthenticated
-	}
-	if err != nil {
-		return nil, err
-	}
-	s.noteSessionUse(ctx, false)
-	return &principal{User: user}, nil
+	return p, err
 }
 
 // bearerToken takes the token out of an Authorization header. The scheme is
@@ -135,31 +113,6 @@ func (s *Server) deny(ctx huma.Context, e *apiError) {
 		logger(ctx.Context()).Warn("write error response", "error", err)
 	}
 }
-
-// signIn starts a signed-in session for the user: the session token is
-// renewed first, so a token planted before sign-in is worth nothing.
-func (s *Server) signIn(ctx context.Context, userID string, remember bool) error {
-	if err := s.sessions.RenewToken(ctx); err != nil {
-		return err
-	}
-	s.sessions.Remove(ctx, sessionPendingUser)
-	s.sessions.Remove(ctx, sessionRemember)
-	s.sessions.Put(ctx, sessionUser, userID)
-	s.sessions.RememberMe(ctx, remember)
-	s.noteSessionUse(ctx, true)
-	return nil
-}
-
-// confirmed reports whether the request's session was confirmed recently.
-func (s *Server) confirmed(ctx context.Context) bool {
-	if current(ctx).Token != nil {
-		return false
-	}
-	at := s.sessions.GetInt64(ctx, sessionConfirmedAt)
-	return at > 0 && s.opts.Store.Now().Sub(time.Unix(at, 0)) < ConfirmationLifetime
-}
-
-var errConfirmationRequired = &apiError{status: http.StatusLocked, Message: "Password confirmation required."}
 
 // checkOrigin refuses unsafe requests that ride on the session cookie from
 // another origin (cross-site request forgery). Only an API request that

@@ -9,14 +9,9 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/recur-journal/recur/account"
 	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/store"
-)
-
-// Scope names of the capture routes.
-const (
-	scopeCapturesRead  = "captures:read"
-	scopeCapturesWrite = "captures:write"
 )
 
 // Analyser is the analysis pipeline as the API sees it.
@@ -125,29 +120,29 @@ type updateCaptureInput struct {
 
 func (s *Server) registerCaptures() {
 	o := op(http.MethodGet, "/captures", "list-captures", "Captures", "List captures, newest first, or search them",
-		scopeCapturesRead, http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity, http.StatusTooManyRequests)
+		account.ScopeCapturesRead, http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity, http.StatusTooManyRequests)
 	o.Description += " With q, only the captures whose text holds every word of q, best match first." +
 		" A user runs one search at a time: another one while the first runs answers 429 with Retry-After, as does a search that finds the instance's searches busy for two seconds." +
 		" A search that runs longer than two seconds is stopped and answers 422 on q."
 	huma.Register(s.api, o, s.listCaptures)
 
 	o = op(http.MethodPost, "/captures", "create-capture", "Captures", "Write an entry",
-		scopeCapturesWrite, http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity)
+		account.ScopeCapturesWrite, http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity)
 	o.DefaultStatus = http.StatusCreated
 	o.Description += " The capture is queued and analysed in the background, usually within two minutes. Posting the same text again makes a new capture."
 	huma.Register(s.api, o, s.createCapture)
 
 	o = op(http.MethodGet, "/captures/{capture}", "get-capture", "Captures", "Show a capture with its segments and tags",
-		scopeCapturesRead, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound)
+		account.ScopeCapturesRead, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound)
 	huma.Register(s.api, o, s.getCapture)
 
 	o = op(http.MethodPatch, "/captures/{capture}", "update-capture", "Captures", "Change a capture's text or moment",
-		scopeCapturesWrite, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusUnprocessableEntity)
+		account.ScopeCapturesWrite, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusUnprocessableEntity)
 	o.Description += " Fields left out stay as they are. A changed text goes back to the queue (status queued) and is analysed again; what the last run found stays until the new run commits, and goes if it fails. A changed occurred_at alone counts patterns again. The same text again changes nothing."
 	huma.Register(s.api, o, s.updateCapture)
 
 	o = op(http.MethodDelete, "/captures/{capture}", "delete-capture", "Captures", "Delete a capture and all that was found in it",
-		scopeCapturesWrite, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound)
+		account.ScopeCapturesWrite, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound)
 	o.DefaultStatus = http.StatusNoContent
 	o.Description += " Works on a capture being analysed too: its run's result is dropped. Patterns are counted again; one that lived only in this capture closes."
 	huma.Register(s.api, o, s.deleteCapture)

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/recur-journal/recur/store"
+	"github.com/recur-journal/recur/account"
 	"github.com/recur-journal/recur/store/storetest"
 )
 
@@ -33,8 +33,8 @@ func TestNoEscalation(t *testing.T) {
 	// Every named scope, one by one, is still not "*": a session carries
 	// every scope, including ones added later.
 	var named []string
-	for _, s := range store.Scopes {
-		named = append(named, s.Name)
+	for _, s := range account.Scopes {
+		named = append(named, string(s.Name))
 	}
 	everyNamed := storetest.MustCreateToken(t, h.store, h.alice.ID, named...)
 	appID, _ := registerApp(t, h, h.tokenA, map[string]any{"name": "Reader", "scopes": []string{"captures:read"}})

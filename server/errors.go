@@ -12,6 +12,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/recur-journal/recur/account"
 	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/store"
 )
@@ -95,6 +96,10 @@ func buildError(ctx context.Context, status int, msg string, errs ...error) *api
 		if errors.As(err, &ae) {
 			return ae
 		}
+		var acc *account.Error
+		if errors.As(err, &acc) {
+			return fromAccount(acc)
+		}
 		var se *store.Error
 		if errors.As(err, &se) {
 			if code, ok := codeStatuses[se.Code]; ok {
@@ -137,6 +142,15 @@ func buildError(ctx context.Context, status int, msg string, errs ...error) *api
 		msg = m
 	}
 	return &apiError{status: status, Message: msg}
+}
+
+// fromAccount is the answer to a refusal of the account rules: its status,
+// its sentence or, for 422, its fields, and Retry-After for 429.
+func fromAccount(e *account.Error) *apiError {
+	if e.Status == http.StatusUnprocessableEntity {
+		return validationError(e.Fields)
+	}
+	return &apiError{status: e.Status, Message: e.Message, headers: e.GetHeaders()}
 }
 
 // validationError builds a 422 whose message is the first sentence, noting

@@ -12,6 +12,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
+	"github.com/recur-journal/recur/account"
 	"github.com/recur-journal/recur/journal"
 )
 
@@ -34,7 +35,7 @@ A comment line (": heartbeat") comes every 25 seconds when nothing else does. Th
 
 func (s *Server) registerEvents() {
 	o := op(http.MethodGet, "/captures/events", "capture-events", "Captures", "Follow capture statuses and new patterns live",
-		scopeCapturesRead, http.StatusUnauthorized, http.StatusForbidden, http.StatusTooManyRequests)
+		account.ScopeCapturesRead, http.StatusUnauthorized, http.StatusForbidden, http.StatusTooManyRequests)
 	o.Description += eventsDescription
 	o.Responses = map[string]*huma.Response{
 		strconv.Itoa(http.StatusOK): {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/recur-journal/recur/account"
 	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/pipeline/detect"
 )
@@ -36,7 +37,7 @@ type featureLockInput struct {
 // what to tell the user while it is locked.
 func (s *Server) registerFeatureLocks() {
 	o := op(http.MethodGet, "/feature-locks/me/{type}", "get-feature-lock", "Patterns", "Tell whether a feature is open yet, and why",
-		scopePatternsRead, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusUnprocessableEntity)
+		account.ScopePatternsRead, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusUnprocessableEntity)
 	o.Description += fmt.Sprintf(` Days are calendar days in the user's timezone setting; a capture counts unless its analysis failed.
 
 - patterns: open once the user has written on %[1]d different days; progress is {days written, %[1]d}. Takes no scope: a scope gives 422 under scope.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/recur-journal/recur/account"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -17,7 +18,7 @@ type createFeedbackInput struct {
 
 func (s *Server) registerFeedback() {
 	o := op(http.MethodPost, "/feedback", "create-feedback", "Account", "Send feedback",
-		scopeFeedbackWrite, http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity)
+		account.ScopeFeedbackWrite, http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity)
 	o.DefaultStatus = http.StatusNoContent
 	o.Description += " The feedback is stored on this server; nothing is sent elsewhere."
 	huma.Register(s.api, o, s.createFeedback)

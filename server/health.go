@@ -7,50 +7,22 @@ import (
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/recur-journal/recur/account"
+	"github.com/recur-journal/recur/health"
 )
 
 // HealthReporter tells the health check about the parts beyond the database.
-type HealthReporter interface {
-	// QueueHealth counts the analysis queue.
-	QueueHealth(ctx context.Context) (QueueHealth, error)
-	// OllamaHealth says whether the model server answers and has the model.
-	OllamaHealth(ctx context.Context) OllamaHealth
-}
+type HealthReporter = health.Reporter
 
 // QueueHealth counts the captures waiting for or under analysis.
-type QueueHealth struct {
-	OK         bool `json:"ok" doc:"Whether analysis goes on: the queue can be read and is not paused. Set by the health check."`
-	Workers    int  `json:"workers" doc:"Analysis workers; one user's captures go one at a time."`
-	Queued     int  `json:"queued" doc:"Captures waiting to be analysed."`
-	Processing int  `json:"processing" doc:"Captures being analysed now."`
-	Failed     int  `json:"failed" doc:"Captures whose analysis failed; their text is kept."`
-	Waiting    bool `json:"waiting_for_ollama" doc:"True while analysis is paused because Ollama cannot be reached."`
-}
+type QueueHealth = health.QueueHealth
 
 // OllamaHealth is what the health check learned of Ollama.
-type OllamaHealth struct {
-	OK           bool             `json:"ok" doc:"Whether Ollama answers, has the model and its calls succeed. Set by the health check."`
-	URL          string           `json:"url"`
-	Reachable    bool             `json:"reachable"`
-	Version      string           `json:"version,omitempty"`
-	Model        string           `json:"model"`
-	ModelPresent bool             `json:"model_present" doc:"Whether the configured model is pulled."`
-	EmbedModel   string           `json:"embed_model,omitempty" doc:"The configured embedding model, which finds the names and categories nearest to an entry."`
-	EmbedPresent bool             `json:"embed_model_present" doc:"Whether the embedding model is pulled. Without it, analysis waits once a journal has more than eight names of a kind."`
-	Failing      bool             `json:"calls_failing" doc:"True while calls to Ollama fail (errors or time-outs), or its answers cannot be used even to a plain check: analysis waits and retries with backoff."`
-	Error        string           `json:"error,omitempty" doc:"Why Ollama is not usable, and what to do."`
-	Endpoints    []EndpointHealth `json:"endpoints,omitempty" doc:"With several model servers (a pool, url listing them), each one's state in the order configured; absent with one. The fields above then describe the pool: it works while one server does."`
-}
+type OllamaHealth = health.OllamaHealth
 
 // EndpointHealth is the state of one model server of a pool.
-type EndpointHealth struct {
-	URL         string     `json:"url"`
-	OK          bool       `json:"ok" doc:"Whether the server answers and has both models."`
-	PausedUntil *time.Time `json:"paused_until,omitempty" doc:"Set while the server is paused because its last call failed: it takes calls again from then, and the others take them meanwhile."`
-	InFlight    int        `json:"in_flight" doc:"Calls it is answering now."`
-	Slots       int        `json:"slots" doc:"Calls it takes at once ([model] workers)."`
-	Error       string     `json:"error,omitempty" doc:"Why the server is not usable, and what to do."`
-}
+type EndpointHealth = health.EndpointHealth
 
 // DatabaseHealth says whether the database answers and takes writes.
 type DatabaseHealth struct {
@@ -161,7 +133,7 @@ func (s *Server) healthCheck(ctx context.Context, in *healthInput) (*healthOutpu
 			h.Status = "degraded"
 		}
 	}
-	if p, err := s.resolve(ctx, in.Authorization); err != nil || (p.Token != nil && !p.Token.Can(scopeMetricsRead)) {
+	if p, err := s.resolve(ctx, in.Authorization); err != nil || (p.Token != nil && !p.Token.Can(string(account.ScopeMetricsRead))) {
 		return &healthOutput{Status: status, Body: Data[HealthSummary]{Data: h.summary()}}, nil
 	}
 	return &healthOutput{Status: status, Body: Data[Health]{Data: h}}, nil

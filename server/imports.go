@@ -10,6 +10,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
+	"github.com/recur-journal/recur/account"
 	"github.com/recur-journal/recur/importer"
 	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/store"
@@ -63,12 +64,12 @@ func (in *importInput) Resolve(ctx huma.Context) []error {
 
 func (s *Server) registerImports() {
 	huma.Register(s.api, op(http.MethodGet, "/job-batches/{jobBatch}", "get-job-batch", "Captures", "Follow a job batch",
-		scopeCapturesRead, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound), s.getJobBatch)
+		account.ScopeCapturesRead, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound), s.getJobBatch)
 
 	s.importer = journal.NewImporter(s.opts.Store, journal.MaxImportsAtOnce)
 	s.importer.Spool = s.opts.Spool
 	o := op(http.MethodPost, "/captures/import", importOperation, "Captures", "Import a journal",
-		scopeCapturesWrite, http.StatusUnauthorized, http.StatusForbidden, http.StatusRequestEntityTooLarge, http.StatusUnprocessableEntity,
+		account.ScopeCapturesWrite, http.StatusUnauthorized, http.StatusForbidden, http.StatusRequestEntityTooLarge, http.StatusUnprocessableEntity,
 		http.StatusTooManyRequests, http.StatusInsufficientStorage)
 	o.DefaultStatus = http.StatusAccepted
 	o.Description += importDescription
@@ -88,13 +89,13 @@ func (s *Server) registerImports() {
 	s.api.OpenAPI().Paths["/captures/import"].Post.RequestBody = body
 
 	o = op(http.MethodPost, "/captures/reanalyse", "reanalyse-captures", "Captures", "Analyse every capture again",
-		scopeCapturesWrite, http.StatusUnauthorized, http.StatusForbidden)
+		account.ScopeCapturesWrite, http.StatusUnauthorized, http.StatusForbidden)
 	o.DefaultStatus = http.StatusAccepted
 	o.Description += " Queues every capture of the account for a new run, oldest first, as after a change of model, and answers with the job batch that follows them. Entries written meanwhile go first. A capture keeps what was found in it until its new run commits; a run that fails leaves the capture failed. Starting a re-analysis cancels one that has not finished."
 	huma.Register(s.api, o, s.reanalyse)
 
 	o = op(http.MethodGet, "/users/me/export", "export-account", "Account", "Download everything",
-		scopeAccountExport, http.StatusUnauthorized, http.StatusForbidden)
+		account.ScopeAccountExport, http.StatusUnauthorized, http.StatusForbidden)
 	o.Description += " Answers one JSON document with all of the account's journal: settings, categories, tags, captures, segments and their tags, patterns, correlations and flows, each as a list of records. Passwords, two-factor secrets, tokens and apps are never part of it. POST /captures/import (or recur import) brings it back: into an account without entries, everything is restored as it was, review decisions included; into one with entries, only the captures' texts are added, as with any import."
 	o.Responses = map[string]*huma.Response{"200": {Description: "The export document.", Content: map[string]*huma.MediaType{
 		"application/json": {Schema: &huma.Schema{Type: huma.TypeObject, Description: "format \"recur-export\", version 1, exported_at, user, and one list per table."}}}}}

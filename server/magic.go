@@ -3,24 +3,11 @@ package server
 import (
 	"context"
 	"net/http"
-	"net/mail"
 	"net/url"
-	"strconv"
 	"strings"
-	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/danielgtaylor/huma/v2"
-
-	"github.com/recur-journal/recur/store"
 )
-
-// MagicLinkLifetime is how long a mailed or made sign-in link works. A link
-// is not used up by opening it: mail scanners open links before people do,
-// and a one-use link would be spent by the scanner. It works, any number of
-// times, until it expires.
-const MagicLinkLifetime = 15 * time.Minute
 
 // MagicLink is a signed sign-in URL.
 type MagicLink struct {
@@ -116,230 +103,38 @@ func (s *Server) registerMagicLinks() {
 	})
 }
 
-// validEmail normalises an address (store.NormaliseEmail) and checks it
-// the way the mail routes need.
-func validEmail(email string) (string, error) {
-	email = store.NormaliseEmail(email)
-	a, err := mail.ParseAddress(email)
-	if err != nil || a.Address != email {
-		return "", invalid("email", "The email must be a valid email address, like name@example.com.")
-	}
-	return email, nil
-}
-
-// sendMagicLink does the same work for every well-formed address on the
-// request path; the rest is the sign-in workers' (signinmail.go).
+// sendMagicLink asks for a sign-in mail: a link for a browser on this app
+// (it has a session, or sends this app's Origin), a code for anyone else.
 func (s *Server) sendMagicLink(ctx context.Context, in *magicMailInput) (*struct{}, error) {
 	web := s.sessions.Token(ctx) != "" || (s.origin != "" && originOf(ctx) == s.origin)
-	return nil, s.queueSignIn(ctx, in.Body.Email, web)
-}
-
-// queueSignIn checks the address and its limits and queues the mail: a link
-// when web is set (a browser on this app), a code otherwise.
-func (s *Server) queueSignIn(ctx context.Context, address string, web bool) error {
-	email, err := validEmail(address)
-	if err != nil {
-		return err
-	}
-	if err := s.limiter.allow("magic-mail-ip", remoteIP(ctx)); err != nil {
-		return err
-	}
-	if err := s.limiter.allow("magic-mail-address", email); err != nil {
-		return err
-	}
-	return s.askSignIn(ctx, signInRequest{email: email, web: web})
-}
-
-// errCodeRejected is the single answer to every failed code exchange.
-func errCodeRejected() *apiError {
-	return invalid("code", store.ErrCodeRejected.Message)
+	return nil, s.accounts.AskSignInMail(ctx, in.Body.Email, web)
 }
 
 func (s *Server) exchangeMagicCode(ctx context.Context, in *magicTokenInput) (*struct{ Body Data[AccessToken] }, error) {
-	user, err := s.checkSignInCode(ctx, in.Body.Email, in.Body.Code, false)
-	if err != nil {
-		return nil, err
-	}
-	hash := s.keys.mac(store.CodeSignIn, user.ID, strings.TrimSpace(in.Body.Code))
-	if user.TwoFactor() {
-		if in.Body.TwoFactorCode == "" && in.Body.RecoveryCode == "" {
-			return nil, invalid("two_factor_code", "Two-factor authentication is on: send two_factor_code or recovery_code with the code.")
-		}
-		if err := s.checkSecondFactor(ctx, user, in.Body.TwoFactorCode, in.Body.RecoveryCode); err != nil {
-			return nil, err
-		}
-		if err := s.opts.Store.CheckMailCode(ctx, user.ID, store.CodeSignIn, hash, true); err != nil {
-			return nil, errCodeRejected()
-		}
-	}
-	if err := s.opts.Store.MarkEmailVerified(ctx, user.ID); err != nil {
-		return nil, err
-	}
-	name := strings.TrimSpace(in.Body.DeviceName)
-	if name == "" {
-		name = "Signed in by mail"
-	}
-	t := store.Token{UserID: user.ID, Name: name, Scopes: []string{scopeAll}}
-	if s.opts.TokenLifetime > 0 {
-		at := s.opts.Store.Now().Add(s.opts.TokenLifetime)
-		t.ExpiresAt = &at
-	}
-	plain, err := s.opts.Store.CreateToken(ctx, &t)
+	b := in.Body
+	t, plain, err := s.accounts.ExchangeCode(ctx, b.Email, b.Code, b.DeviceName, b.TwoFactorCode, b.RecoveryCode)
 	if err != nil {
 		return nil, err
 	}
 	return one(AccessToken{Token: plain, ID: t.ID, Name: t.Name, Scopes: t.Scopes, ExpiresAt: stamp(t.ExpiresAt), CreatedAt: Timestamp(t.CreatedAt)}), nil
 }
 
-// checkSignInCode finds the user a mailed sign-in code is for, within the
-// limits of POST /magic-links/tokens. The code is used up, except that with
-// two-factor on it is kept unless consume is set. Every failure of the code
-// is the same 422 under code.
-func (s *Server) checkSignInCode(ctx context.Context, address, code string, consume bool) (*store.User, error) {
-	if err := s.limiter.allow("magic-token-ip", remoteIP(ctx)); err != nil {
-		return nil, err
-	}
-	email := store.NormaliseEmail(address)
-	if err := s.limiter.allow("magic-token-address", email); err != nil {
-		return nil, err
-	}
-	code = strings.TrimSpace(code)
-	user, err := s.opts.Store.FindUserByEmail(ctx, email)
-	if store.ErrorCode(err) == store.ENOTFOUND {
-		// The same work as for a known address: a code is looked for (under
-		// no user, so none is found, and the answer is the one 422) in the
-		// same write transaction.
-		user = &store.User{}
-	} else if err != nil {
-		return nil, err
-	}
-	hash := s.keys.mac(store.CodeSignIn, user.ID, code)
-	// With two-factor on, the code is checked but kept until the second
-	// factor is right too, unless the caller keeps that state itself.
-	if err := s.opts.Store.CheckMailCode(ctx, user.ID, store.CodeSignIn, hash, consume || !user.TwoFactor()); err != nil {
-		if store.ErrorCode(err) == store.EINVALID {
-			return nil, errCodeRejected()
-		}
-		return nil, err
-	}
-	return user, nil
-}
-
-// checkPath applies the rules of a link's path: required, at most 255
-// characters, and a path on this app alone, both as written and as a URL
-// parser reads it: a browser drops tabs and newlines and reads a backslash
-// as a slash, so "/\t/evil.example" would name another host. So no control
-// character or backslash (written or percent-encoded), no scheme, no host,
-// and one leading slash, not two.
-func checkPath(path string) error {
-	switch {
-	case path == "":
-		return invalid("path", "The path field is required.")
-	case utf8.RuneCountInString(path) > 255:
-		return invalid("path", "The path may not be longer than 255 characters.")
-	}
-	bad := invalid("path", "The path must be a path on this app, like /timeline: one leading slash, and no scheme, host, backslash or control character.")
-	u, err := url.Parse(path)
-	if err != nil || !onlyPath(path) || !onlyPath(u.Path) || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" {
-		return bad
-	}
-	return nil
-}
-
-// onlyPath reports whether p starts with a single slash and holds no
-// backslash or control character.
-func onlyPath(p string) bool {
-	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") {
-		return false
-	}
-	return !strings.ContainsFunc(p, func(r rune) bool { return r == '\\' || unicode.IsControl(r) })
-}
-
-// checkReturnTo accepts only URLs on this app's own origin: base_url's,
-// or the one the request was sent to.
-func (s *Server) checkReturnTo(ctx context.Context, returnTo string) error {
-	if returnTo == "" {
-		return nil
-	}
-	site := siteOf(ctx)
-	u, err := url.Parse(returnTo)
-	if err != nil || u.User != nil || (u.Scheme+"://"+u.Host != s.origin && u.Scheme+"://"+u.Host != site) {
-		origin := s.origin
-		if origin == "" {
-			origin = site
-		}
-		return invalid("return_to", "The return_to must be a URL on this app's own origin, "+origin+".")
-	}
-	return nil
-}
-
-// magicLink signs a login URL for the user; login is the absolute URL of
-// GET /magic-links/login it starts from.
-func (s *Server) magicLink(login, userID, path, returnTo string) (MagicLink, time.Time) {
-	expires := s.opts.Store.Now().Add(MagicLinkLifetime).Truncate(time.Second)
-	exp := strconv.FormatInt(expires.Unix(), 10)
-	q := url.Values{}
-	q.Set("user_uuid", userID)
-	q.Set("path", path)
-	if returnTo != "" {
-		q.Set("return_to", returnTo)
-	}
-	q.Set("expires", exp)
-	q.Set("signature", s.keys.mac("magic-link", userID, path, returnTo, exp))
-	return MagicLink{URL: login + "?" + q.Encode(), ExpiresAt: Timestamp(expires)}, expires
-}
-
 func (s *Server) makeMagicLink(ctx context.Context, in *magicMeInput) (*struct{ Body Data[MagicLink] }, error) {
-	// The link opens a session, and a session carries every scope.
-	if err := mayOpenSession(current(ctx)); err != nil {
-		return nil, err
-	}
-	path := in.Body.Path
-	if path == "" {
-		path = "/"
-	}
-	if err := checkPath(path); err != nil {
-		return nil, err
-	}
-	if err := s.checkReturnTo(ctx, in.Body.ReturnTo); err != nil {
-		return nil, err
-	}
 	// An answer to this request: the link is on the host the request was sent to.
-	l, _ := s.magicLink(link(ctx, "/magic-links/login"), current(ctx).User.ID, path, in.Body.ReturnTo)
-	return one(l), nil
+	u, expires, err := s.accounts.MakeSignInLink(current(ctx), link(ctx, "/magic-links/login"), siteOf(ctx), in.Body.Path, in.Body.ReturnTo)
+	if err != nil {
+		return nil, err
+	}
+	return one(MagicLink{URL: u, ExpiresAt: Timestamp(expires)}), nil
 }
 
 func (s *Server) magicLogin(ctx context.Context, in *magicLoginInput) (*magicLoginOutput, error) {
-	// Authorization first: nothing about the path is looked at before the
-	// link proves it was made here.
-	exp := in.Expires
-	if !equal(in.Signature, s.keys.mac("magic-link", in.UserUUID, in.Path, in.ReturnTo, strconv.FormatInt(exp, 10))) {
-		return nil, &apiError{status: http.StatusForbidden, Message: "Invalid signature."}
-	}
-	if !s.opts.Store.Now().Before(time.Unix(exp, 0)) {
-		return nil, &apiError{status: http.StatusForbidden, Message: "This link has expired. Ask for a new one."}
-	}
-	if err := checkPath(in.Path); err != nil {
-		return nil, err
-	}
-	if err := s.checkReturnTo(ctx, in.ReturnTo); err != nil {
-		return nil, err
-	}
-	user, err := s.opts.Store.FindUserByID(ctx, in.UserUUID)
-	if store.ErrorCode(err) == store.ENOTFOUND {
-		return nil, &apiError{status: http.StatusForbidden, Message: "Invalid signature."}
-	} else if err != nil {
-		return nil, err
-	}
-	if err := s.opts.Store.MarkEmailVerified(ctx, user.ID); err != nil {
-		return nil, err
-	}
-	state, err := s.afterFirstFactor(ctx, user, false)
+	twoFactor, err := s.accounts.SignInByLink(ctx, siteOf(ctx), in.UserUUID, in.Path, in.ReturnTo, in.Expires, in.Signature)
 	if err != nil {
 		return nil, err
 	}
 	if strings.Contains(in.Accept, "application/json") {
-		return &magicLoginOutput{Status: http.StatusOK, Body: &Data[LoginResult]{Data: LoginResult{TwoFactor: state.Body.TwoFactor, Path: in.Path}}}, nil
+		return &magicLoginOutput{Status: http.StatusOK, Body: &Data[LoginResult]{Data: LoginResult{TwoFactor: twoFactor, Path: in.Path}}}, nil
 	}
 	location := in.Path
 	if in.ReturnTo != "" {

@@ -5,11 +5,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/recur-journal/recur/store"
+	"github.com/recur-journal/recur/account"
 )
-
-// scopeMetricsRead is the scope that lets a token read GET /metrics.
-const scopeMetricsRead = store.ScopeMetricsRead
 
 // Metrics is what the server counts its requests with and serves at
 // GET /metrics. *metrics.Metrics is the real one.
@@ -50,9 +47,9 @@ func (s *Server) serveMetrics(w http.ResponseWriter, r *http.Request) {
 		writeJSONError(w, toAPIError(r.Context(), err))
 		return
 	}
-	if p.Token == nil || p.Token.App || !slices.Contains(p.Token.Scopes, scopeMetricsRead) {
+	if p.Token == nil || p.Token.App || !slices.Contains(p.Token.Scopes, string(account.ScopeMetricsRead)) {
 		writeJSONError(w, &apiError{status: http.StatusForbidden, Message: "The metrics are the server owner's: they need a token with the " +
-			scopeMetricsRead + " scope, made with recur token create EMAIL --scopes " + scopeMetricsRead + ", or [metrics] addr."})
+			string(account.ScopeMetricsRead) + " scope, made with recur token create EMAIL --scopes " + string(account.ScopeMetricsRead) + ", or [metrics] addr."})
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")

@@ -7,13 +7,8 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/recur-journal/recur/account"
 	"github.com/recur-journal/recur/store"
-)
-
-// Scope names of the pattern routes.
-const (
-	scopePatternsRead   = "patterns:read"
-	scopePatternsReview = "patterns:review"
 )
 
 // FeelingRef names a feeling of the vocabulary.
@@ -130,22 +125,22 @@ type listPatternsInput struct {
 
 func (s *Server) registerPatterns() {
 	o := op(http.MethodGet, "/patterns", "list-patterns", "Patterns", "List patterns",
-		scopePatternsRead, http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity)
+		account.ScopePatternsRead, http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity)
 	o.Description += " Lists open patterns first, urgent ones first and then the most recently seen, and then closed ones (closed_at set), the most recently closed first. Rejected patterns are never listed; they stay readable by id. The state parameter narrows the list to open or closed ones."
 	huma.Register(s.api, o, s.listPatterns)
 
 	o = op(http.MethodGet, "/patterns/{id}", "get-pattern", "Patterns", "Show a pattern with its captures, correlations and flows",
-		scopePatternsRead, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound)
+		account.ScopePatternsRead, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound)
 	o.Description += " A rejected pattern is still readable; its correlations, flows and related patterns are gone."
 	huma.Register(s.api, o, s.getPattern)
 
 	o = op(http.MethodPatch, "/patterns/{id}", "review-pattern", "Patterns", "Accept or reject a pattern",
-		scopePatternsReview, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusUnprocessableEntity)
+		account.ScopePatternsReview, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusUnprocessableEntity)
 	o.Description += " Only on your own decision. Accepting exempts it from closing when it goes quiet or its counts fall; it closes only when every capture it rested on is deleted, keeping the sentiment of its kind. Rejecting closes it, drops its flows and correlations, and leaves its topic alone from then on; it is never listed again. Either decision may be changed later: accepting a rejected pattern brings it back, rejecting an accepted one drops it."
 	huma.Register(s.api, o, s.reviewPattern)
 
 	o = op(http.MethodPatch, "/correlations/{correlation}", "review-correlation", "Patterns", "Accept or reject a correlation",
-		scopePatternsReview, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusUnprocessableEntity)
+		account.ScopePatternsReview, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusUnprocessableEntity)
 	o.Description += " An accepted correlation stays even when it drops out of the top three; a rejected one is hidden and never comes back for that pattern."
 	huma.Register(s.api, o, s.reviewCorrelation)
 }

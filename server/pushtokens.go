@@ -6,6 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/recur-journal/recur/account"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -22,7 +23,7 @@ type pushTokenInput struct {
 
 func (s *Server) registerPushTokens() {
 	o := op(http.MethodPost, "/fcm-tokens/me", "save-push-token", "Devices", "Register a device's push token",
-		scopeDevicesWrite, http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity)
+		account.ScopeDevicesWrite, http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity)
 	o.DefaultStatus = http.StatusCreated
 	o.Description += " The token is only stored: this server sends nothing to Firebase or any other push service." +
 		" Registering a token again is harmless and updates it; a token registered by another account moves to this one," +
@@ -30,7 +31,7 @@ func (s *Server) registerPushTokens() {
 	huma.Register(s.api, o, s.savePushToken)
 
 	o = op(http.MethodDelete, "/fcm-tokens/me/{fcmToken}", "delete-push-token", "Devices", "Remove a device's push token",
-		scopeDevicesWrite, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound)
+		account.ScopeDevicesWrite, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound)
 	o.DefaultStatus = http.StatusNoContent
 	o.Description += " A token that is not registered to this account gives 404."
 	huma.Register(s.api, o, s.deletePushToken)

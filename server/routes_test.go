@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recur-journal/recur/account"
 	"github.com/recur-journal/recur/server"
 	"github.com/recur-journal/recur/store"
 	"github.com/recur-journal/recur/store/storetest"
@@ -247,8 +248,8 @@ func TestOpenAPI(t *testing.T) {
 	}
 	schemes := doc["components"].(map[string]any)["securitySchemes"].(map[string]any)
 	desc := schemes["bearer"].(map[string]any)["description"].(string)
-	for _, s := range store.Scopes {
-		if !strings.Contains(desc, s.Name) {
+	for _, s := range account.Scopes {
+		if !strings.Contains(desc, string(s.Name)) {
 			t.Errorf("security scheme does not document scope %s", s.Name)
 		}
 	}

@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
-	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -20,9 +19,9 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
+	"github.com/recur-journal/recur/account"
 	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/server/apidocs"
-	"github.com/recur-journal/recur/server/mail"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -86,9 +85,7 @@ type Options struct {
 }
 
 // Mailer queues a mail for sending.
-type Mailer interface {
-	Enqueue(m mail.Message)
-}
+type Mailer = account.Mailer
 
 // Server is the HTTP API.
 type Server struct {
@@ -98,8 +95,7 @@ type Server struct {
 	mux      *http.ServeMux         // its patterns name routes in the metrics
 	docs     func() ([]byte, error) // the rendered reference, made once
 	sessions *scs.SessionManager
-	keys     keys
-	limiter  *limiter
+	accounts *account.Accounts // the rules of sign-in and credentials
 	importer *journal.Importer
 	origin   string // scheme://host of BaseURL
 	captures *journal.Captures
@@ -108,13 +104,6 @@ type Server struct {
 	streams    context.Context
 	endStreams context.CancelFunc
 	pages      http.Handler // the web app; see Mount
-
-	// Password checks (passwords.go) and the sign-in mail workers (signinmail.go).
-	passwords *passwords
-	signIns   chan signInRequest
-	stopping  chan struct{}
-	stopOnce  sync.Once
-	workers   sync.WaitGroup
 }
 
 // New builds the API and its routes.
@@ -138,9 +127,7 @@ func New(opts Options) *Server {
 	if opts.SessionLifetime <= 0 {
 		opts.SessionLifetime = 30 * 24 * time.Hour
 	}
-	s := &Server{opts: opts, keys: keys{opts.Secret}, limiter: newLimiter(opts.Store.Now),
-		passwords: newPasswords(runtime.NumCPU(), DefaultPasswordWait),
-		signIns:   make(chan signInRequest, signInQueueLen), stopping: make(chan struct{})}
+	s := &Server{opts: opts}
 	s.captures = &journal.Captures{Store: opts.Store, Events: opts.Events, Log: logger}
 	if opts.Analyser != nil {
 		s.captures.Analyser = opts.Analyser
@@ -164,6 +151,9 @@ func New(opts Options) *Server {
 		logger(r.Context()).Error("session", "error", err)
 		writeJSONError(w, &apiError{status: http.StatusInternalServerError, Message: statusMessages[http.StatusInternalServerError]})
 	}
+	s.accounts = account.New(account.Options{Store: opts.Store, Session: cookieSession{m: s.sessions, now: opts.Store.Now},
+		Mailer: opts.Mailer, Secret: opts.Secret, BaseURL: opts.BaseURL, Signup: opts.Signup, TokenLifetime: opts.TokenLifetime,
+		ClientIP: remoteIP, Log: logger})
 
 	mux := http.NewServeMux()
 	config := huma.DefaultConfig("Recur API", APIVersion)
@@ -222,12 +212,38 @@ A single resource is {data}; a list is {data, links, meta}. Errors are {message}
 // Handler returns the HTTP handler of the API.
 func (s *Server) Handler() http.Handler { return s.handler }
 
+// Accounts returns the account rules the API follows, for the pages to
+// follow too. They work on the browser session of a request this server
+// handles (see Mount).
+func (s *Server) Accounts() *account.Accounts { return s.accounts }
+
+// Start runs the background workers of the API (sign-in mail). Stop ends them.
+func (s *Server) Start() { s.accounts.Start() }
+
+// Stop ends the workers Start began, after the requests already handed to
+// them. Call it once the HTTP server has stopped taking requests.
+func (s *Server) Stop() { s.accounts.Stop() }
+
+// Mount has every request outside /api served by pages (the web app), inside
+// the same session, security-header, body-limit and cross-origin checks as
+// the API. Call it once, before serving; without it those paths are 404.
+func (s *Server) Mount(pages http.Handler) { s.pages = pages }
+
+// servePages answers every path the API and its documentation do not own.
+func (s *Server) servePages(w http.ResponseWriter, r *http.Request) {
+	if s.pages == nil {
+		http.NotFound(w, r)
+		return
+	}
+	s.pages.ServeHTTP(w, r)
+}
+
 // API returns the Huma API, for tests and the documentation.
 func (s *Server) API() huma.API { return s.api }
 
 // op describes an operation: scope "" makes it open to everyone, "*" open
 // to any signed-in caller whatever their token's scopes.
-func op(method, path, id, tag, summary, scope string, errs ...int) huma.Operation {
+func op(method, path, id, tag, summary string, scope account.Scope, errs ...int) huma.Operation {
 	o := huma.Operation{
 		OperationID: id,
 		Method:      method,
@@ -241,12 +257,12 @@ func op(method, path, id, tag, summary, scope string, errs ...int) huma.Operatio
 	}
 	switch scope {
 	case "":
-	case scopeAll:
+	case account.ScopeAll:
 		o.Security = []map[string][]string{{securityBearer: {}}, {securitySession: {}}}
 		o.Description = "Needs a signed-in session or any token."
 	default:
-		o.Security = []map[string][]string{{securityBearer: {scope}}, {securitySession: {}}}
-		o.Description = "Needs a signed-in session, or a token with the `" + scope + "` scope."
+		o.Security = []map[string][]string{{securityBearer: {string(scope)}}, {securitySession: {}}}
+		o.Description = "Needs a signed-in session, or a token with the `" + string(scope) + "` scope."
 	}
 	return o
 }
@@ -261,15 +277,6 @@ func link(ctx context.Context, path string) string { return siteOf(ctx) + "/api"
 func siteOf(ctx context.Context) string {
 	site, _ := ctx.Value(siteKey{}).(string)
 	return site
-}
-
-// mailedLink returns the absolute URL of an API path for a mail, made from
-// BaseURL alone; ok is false when BaseURL is not known.
-func (s *Server) mailedLink(path string) (u string, ok bool) {
-	if s.opts.BaseURL == "" {
-		return "", false
-	}
-	return s.opts.BaseURL + "/api" + path, true
 }
 
 func (s *Server) serveDocs(w http.ResponseWriter, r *http.Request) {
@@ -363,6 +370,3 @@ func (s *Server) withRequestLog(next http.Handler) http.Handler {
 		next.ServeHTTP(rec, r.WithContext(ctx))
 	})
 }
-
-// baseURLFix says how to set base_url, for log lines about its absence.
-const baseURLFix = "Set [server] base_url (or RECUR_SERVER_BASE_URL) to the address people open Recur at, like https://journal.example.com."

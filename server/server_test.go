@@ -67,7 +67,7 @@ func startServer(tb testing.TB, s *store.Store, opts ...func(*server.Options)) (
 		f(&o)
 	}
 	api := server.New(o)
-	api.Mount(web.New(web.Options{Store: s, Accounts: api, Health: o.Health, Logger: o.Logger}))
+	api.Mount(web.New(web.Options{Store: s, Accounts: api.Accounts(), Health: o.Health, Logger: o.Logger}))
 	srv.Config.Handler = api.Handler()
 	api.Start()
 	tb.Cleanup(api.Stop)

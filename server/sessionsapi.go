@@ -3,17 +3,11 @@ package server
 import (
 	"context"
 	"net/http"
-	"strings"
-	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/recur-journal/recur/store"
+	"github.com/recur-journal/recur/account"
 )
-
-// sessionSeenGranularity bounds how often a session's last use is saved: a
-// busy page would otherwise turn every read into a write.
-const sessionSeenGranularity = time.Minute
 
 // BrowserSession is a signed-in browser as the account's settings list it.
 type BrowserSession struct {
@@ -44,7 +38,7 @@ const accountManagement = "Needs a signed-in session, or a token with every scop
 // every scope may call (see accountManagement).
 func accountOp(method, path, id, summary string, errs ...int) huma.Operation {
 	o := op(method, path, id, "Account", summary, "", append([]int{http.StatusUnauthorized, http.StatusForbidden}, errs...)...)
-	o.Security = []map[string][]string{{securityBearer: {scopeAll}}, {securitySession: {}}}
+	o.Security = []map[string][]string{{securityBearer: {string(account.ScopeAll)}}, {securitySession: {}}}
 	o.Description = accountManagement
 	return o
 }
@@ -66,119 +60,22 @@ func (s *Server) registerBrowserSessions() {
 }
 
 func (s *Server) listBrowserSessions(ctx context.Context, in *listSessionsInput) (*struct{ Body List[BrowserSession] }, error) {
-	list, total, err := s.opts.Store.ListSessions(ctx, current(ctx).User.ID, in.store())
+	list, total, err := s.accounts.BrowserSessions(ctx, current(ctx), in.store())
 	if err != nil {
 		return nil, err
 	}
-	mine := s.sessionToken(ctx)
 	out := make([]BrowserSession, len(list))
 	for i, ss := range list {
-		out[i] = BrowserSession{ID: ss.ID, Name: browserName(ss.UserAgent), UserAgent: ss.UserAgent, IP: ss.IP,
-			Current: mine != "" && ss.Token == mine, CreatedAt: Timestamp(ss.CreatedAt), LastUsedAt: Timestamp(ss.LastSeenAt),
-			ExpiresAt: Timestamp(ss.ExpiresAt)}
+		out[i] = BrowserSession{ID: ss.ID, Name: ss.Name, UserAgent: ss.UserAgent, IP: ss.IP, Current: ss.Current,
+			CreatedAt: Timestamp(ss.CreatedAt), LastUsedAt: Timestamp(ss.LastUsedAt), ExpiresAt: Timestamp(ss.ExpiresAt)}
 	}
 	return newList(out, total, in.PageParams, link(ctx, "/sessions")), nil
 }
 
 func (s *Server) deleteBrowserSession(ctx context.Context, in *sessionInput) (*struct{}, error) {
-	if err := s.opts.Store.EndSession(ctx, current(ctx).User.ID, in.Session); err != nil {
-		return nil, err
-	}
-	if mine := s.sessionToken(ctx); mine != "" && !s.sessionLive(ctx) {
-		// The caller signed itself out: without this, saving the session at
-		// the end of the request would bring it back.
-		return nil, s.sessions.Destroy(ctx)
-	}
-	return nil, nil
+	return nil, s.accounts.EndBrowserSession(ctx, current(ctx), in.Session)
 }
 
 func (s *Server) deleteOtherSessions(ctx context.Context, _ *struct{}) (*struct{}, error) {
-	_, err := s.opts.Store.EndOtherSessions(ctx, current(ctx).User.ID, s.sessionToken(ctx))
-	return nil, err
-}
-
-// sessionToken is the cookie token of the caller's session, or "" when the
-// caller came with a bearer token.
-func (s *Server) sessionToken(ctx context.Context) string {
-	if current(ctx).Token != nil {
-		return ""
-	}
-	return s.sessions.Token(ctx)
-}
-
-// sessionLive reports whether the caller's session is still in the store.
-func (s *Server) sessionLive(ctx context.Context) bool {
-	_, found, err := s.opts.Store.Sessions().FindCtx(ctx, s.sessions.Token(ctx))
-	return err == nil && found
-}
-
-type userAgentKey struct{}
-
-// userAgent is the client's User-Agent, put in the context by withRequestLog.
-func userAgent(ctx context.Context) string {
-	ua, _ := ctx.Value(userAgentKey{}).(string)
-	return ua
-}
-
-// noteSessionUse records in a signed-in session when, from where and with
-// what browser it was used, at most once a minute, for GET /sessions: the
-// session store copies these values into its columns when it saves.
-func (s *Server) noteSessionUse(ctx context.Context, force bool) {
-	now := s.opts.Store.Now()
-	last := s.sessions.GetInt64(ctx, store.SessionSeenKey)
-	if !force && last > 0 && now.Sub(time.Unix(last, 0)) < sessionSeenGranularity {
-		return
-	}
-	s.sessions.Put(ctx, store.SessionSeenKey, now.Unix())
-	s.sessions.Put(ctx, store.SessionUserAgentKey, userAgent(ctx))
-	s.sessions.Put(ctx, store.SessionIPKey, remoteIP(ctx))
-}
-
-// browserName makes a user agent readable: "Firefox on Linux", "Safari on
-// iPhone", "curl". It knows the common browsers and systems only; anything
-// else keeps the agent's first word.
-func browserName(ua string) string {
-	if strings.TrimSpace(ua) == "" {
-		return "Unknown browser"
-	}
-	has := func(s string) bool { return strings.Contains(ua, s) }
-	var browser string
-	switch {
-	case has("Edg/") || has("Edge/"):
-		browser = "Edge"
-	case has("OPR/") || has("Opera"):
-		browser = "Opera"
-	case has("Firefox/") || has("FxiOS/"):
-		browser = "Firefox"
-	case has("Chromium/"):
-		browser = "Chromium"
-	case has("Chrome/") || has("CriOS/"):
-		browser = "Chrome"
-	case has("Safari/") && has("Version/"):
-		browser = "Safari"
-	default:
-		first, _, _ := strings.Cut(strings.TrimSpace(ua), " ")
-		name, _, _ := strings.Cut(first, "/")
-		return name
-	}
-	var system string
-	switch {
-	case has("iPhone"):
-		system = "iPhone"
-	case has("iPad"):
-		system = "iPad"
-	case has("Android"):
-		system = "Android"
-	case has("Windows"):
-		system = "Windows"
-	case has("Mac OS X") || has("Macintosh"):
-		system = "macOS"
-	case has("CrOS"):
-		system = "ChromeOS"
-	case has("Linux"):
-		system = "Linux"
-	default:
-		return browser
-	}
-	return browser + " on " + system
+	return nil, s.accounts.EndOtherBrowserSessions(ctx, current(ctx))
 }

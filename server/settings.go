@@ -6,6 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/recur-journal/recur/account"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -24,9 +25,9 @@ type putSettingInput struct {
 
 func (s *Server) registerSettings() {
 	huma.Register(s.api, op(http.MethodGet, "/settings/me", "list-settings", "Settings", "List the user's settings, defaults included",
-		scopeSettingsRead, http.StatusUnauthorized, http.StatusForbidden), s.listSettings)
+		account.ScopeSettingsRead, http.StatusUnauthorized, http.StatusForbidden), s.listSettings)
 	o := op(http.MethodPut, "/settings/me/{key}", "put-setting", "Settings", "Change one setting",
-		scopeSettingsWrite, http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity)
+		account.ScopeSettingsWrite, http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity)
 	o.Description += " Answers the setting as stored: a language tag comes back in canonical form (pt-br becomes pt-BR). An unknown key gives 422 under `key`; a bad value gives 422 under `value`."
 	huma.Register(s.api, o, s.putSetting)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/recur-journal/recur/account"
 	"github.com/recur-journal/recur/journal"
 )
 
@@ -31,7 +32,7 @@ type timelineInput struct {
 
 func (s *Server) registerTimeline() {
 	o := op(http.MethodGet, "/timeline", "get-timeline", "Patterns", "Lay captures and patterns out by day",
-		scopeCapturesRead, http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity)
+		account.ScopeCapturesRead, http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity)
 	o.Description += " One entry per day from from to to, both included, in your timezone, empty days included. Without dates: the last 30 days."
 	huma.Register(s.api, o, s.getTimeline)
 	// The handler checks the dates, with sentences of its own.

@@ -6,7 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/recur-journal/recur/store"
+	"github.com/recur-journal/recur/account"
 )
 
 // ListedToken is a token of the account as the settings list it: never its
@@ -43,20 +43,19 @@ func (s *Server) registerTokens() {
 }
 
 func (s *Server) listTokens(ctx context.Context, in *listTokensInput) (*struct{ Body List[ListedToken] }, error) {
-	p := current(ctx)
-	list, total, err := s.opts.Store.ListLiveTokens(ctx, p.User.ID, in.store())
+	list, total, err := s.accounts.Tokens(ctx, current(ctx), in.store())
 	if err != nil {
 		return nil, err
 	}
 	out := make([]ListedToken, len(list))
 	for i := range list {
-		out[i] = newListedToken(&list[i], p.Token)
+		out[i] = newListedToken(&list[i])
 	}
 	return newList(out, total, in.PageParams, link(ctx, "/tokens")), nil
 }
 
-func newListedToken(t *store.ListedToken, caller *store.Token) ListedToken {
-	a := ListedToken{ID: t.ID, Name: t.Name, Scopes: t.Scopes, App: t.App, Current: caller != nil && caller.ID == t.ID,
+func newListedToken(t *account.ListedToken) ListedToken {
+	a := ListedToken{ID: t.ID, Name: t.Name, Scopes: t.Scopes, App: t.App, Current: t.Current,
 		LastUsedAt: stamp(t.LastUsedAt), ExpiresAt: stamp(t.ExpiresAt), CreatedAt: Timestamp(t.CreatedAt)}
 	if t.AppID != "" {
 		a.AppID = &t.AppID
@@ -65,5 +64,5 @@ func newListedToken(t *store.ListedToken, caller *store.Token) ListedToken {
 }
 
 func (s *Server) deleteToken(ctx context.Context, in *tokenInput) (*struct{}, error) {
-	return nil, s.opts.Store.RevokeLiveToken(ctx, current(ctx).User.ID, in.Token)
+	return nil, s.accounts.RevokeToken(ctx, current(ctx), in.Token)
 }

@@ -2,18 +2,10 @@ package server
 
 import (
 	"context"
-	"crypto/rand"
-	"fmt"
 	"net/http"
-	"strings"
 
-	"github.com/boombuler/barcode/qr"
 	"github.com/danielgtaylor/huma/v2"
-	"github.com/pquerna/otp/totp"
 )
-
-// recoveryCodes is how many recovery codes a user gets.
-const recoveryCodes = 8
 
 // TwoFactorSetup is what an authenticator app needs.
 type TwoFactorSetup struct {
@@ -59,103 +51,29 @@ func (s *Server) registerTwoFactor() {
 }
 
 func (s *Server) enableTwoFactor(ctx context.Context, _ *struct{}) (*struct{ Body Data[TwoFactorSetup] }, error) {
-	if !s.confirmed(ctx) {
-		return nil, errConfirmationRequired
-	}
-	user := current(ctx).User
-	key, err := totp.Generate(totp.GenerateOpts{Issuer: "Recur", AccountName: user.Email})
+	setup, err := s.accounts.StartTwoFactor(ctx, current(ctx))
 	if err != nil {
 		return nil, err
 	}
-	sealed, err := s.keys.seal(key.Secret())
-	if err != nil {
-		return nil, err
-	}
-	if err := s.opts.Store.SetTwoFactorSecret(ctx, user.ID, sealed); err != nil {
-		return nil, err
-	}
-	svg, err := qrSVG(key.URL())
-	if err != nil {
-		return nil, err
-	}
-	return one(TwoFactorSetup{Secret: key.Secret(), OTPAuthURL: key.URL(), QRCodeSVG: svg}), nil
+	return one(TwoFactorSetup{Secret: setup.Secret, OTPAuthURL: setup.OTPAuthURL, QRCodeSVG: setup.QRCodeSVG}), nil
 }
 
 func (s *Server) confirmTwoFactor(ctx context.Context, in *twoFactorCodeInput) (*struct{ Body Data[RecoveryCodes] }, error) {
-	if !s.confirmed(ctx) {
-		return nil, errConfirmationRequired
-	}
-	user := current(ctx).User
-	if user.TwoFactorSecret == "" {
-		return nil, invalid("code", "Start with POST /user/two-factor-authentication to get a secret first.")
-	}
-	// The code is used up: it cannot sign in a second time.
-	if err := s.checkTOTP(ctx, user, in.Body.Code); err != nil {
-		return nil, err
-	}
-	codes, hashes := s.newRecoveryCodes()
-	if err := s.opts.Store.ConfirmTwoFactor(ctx, user.ID, hashes); err != nil {
-		return nil, err
-	}
-	return one(RecoveryCodes{TwoFactor: true, RecoveryCodes: codes}), nil
+	return recoveryCodes(s.accounts.ConfirmTwoFactor(ctx, current(ctx), in.Body.Code))
 }
 
 func (s *Server) regenerateRecoveryCodes(ctx context.Context, _ *struct{}) (*struct{ Body Data[RecoveryCodes] }, error) {
-	if !s.confirmed(ctx) {
-		return nil, errConfirmationRequired
-	}
-	user := current(ctx).User
-	if !user.TwoFactor() {
-		return nil, invalid("two_factor", "Two-factor authentication is off; there are no recovery codes to replace.")
-	}
-	codes, hashes := s.newRecoveryCodes()
-	if err := s.opts.Store.ReplaceRecoveryCodes(ctx, user.ID, hashes); err != nil {
+	return recoveryCodes(s.accounts.NewRecoveryCodes(ctx, current(ctx)))
+}
+
+// recoveryCodes answers new recovery codes, which mean two-factor is on.
+func recoveryCodes(codes []string, err error) (*struct{ Body Data[RecoveryCodes] }, error) {
+	if err != nil {
 		return nil, err
 	}
 	return one(RecoveryCodes{TwoFactor: true, RecoveryCodes: codes}), nil
 }
 
 func (s *Server) disableTwoFactor(ctx context.Context, _ *struct{}) (*struct{}, error) {
-	if !s.confirmed(ctx) {
-		return nil, errConfirmationRequired
-	}
-	return nil, s.opts.Store.DisableTwoFactor(ctx, current(ctx).User.ID)
-}
-
-// newRecoveryCodes makes codes like "k7xq-m2rp" and their hashes.
-func (s *Server) newRecoveryCodes() (codes, hashes []string) {
-	for range recoveryCodes {
-		t := strings.ToLower(rand.Text()[:8])
-		code := t[:4] + "-" + t[4:]
-		codes = append(codes, code)
-		hashes = append(hashes, s.keys.mac("recovery", normaliseRecovery(code)))
-	}
-	return codes, hashes
-}
-
-// normaliseRecovery forgives case, spaces and the dash in a typed recovery code.
-func normaliseRecovery(code string) string {
-	return strings.ToLower(strings.NewReplacer("-", "", " ", "").Replace(code))
-}
-
-// qrSVG draws text as a QR code in SVG, one square a module, with the quiet zone.
-func qrSVG(text string) (string, error) {
-	code, err := qr.Encode(text, qr.M, qr.Auto)
-	if err != nil {
-		return "", err
-	}
-	n := code.Bounds().Dx()
-	const quiet = 4
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" shape-rendering="crispEdges">`, n+2*quiet, n+2*quiet)
-	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="#fff"/><path fill="#000" d="`)
-	for y := range n {
-		for x := range n {
-			if r, _, _, _ := code.At(x, y).RGBA(); r == 0 {
-				fmt.Fprintf(&b, "M%d %dh1v1h-1z", x+quiet, y+quiet)
-			}
-		}
-	}
-	b.WriteString(`"/></svg>`)
-	return b.String(), nil
+	return nil, s.accounts.DisableTwoFactor(ctx, current(ctx))
 }

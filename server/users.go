@@ -6,6 +6,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/recur-journal/recur/account"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -29,7 +30,7 @@ func newUser(u *store.User) User {
 
 func (s *Server) registerUsers() {
 	huma.Register(s.api, op(http.MethodGet, "/users/me", "get-current-user", "Account", "Show the signed-in user",
-		scopeProfileRead, http.StatusUnauthorized, http.StatusForbidden), s.getCurrentUser)
+		account.ScopeProfileRead, http.StatusUnauthorized, http.StatusForbidden), s.getCurrentUser)
 }
 
 func (s *Server) getCurrentUser(ctx context.Context, _ *struct{}) (*struct{ Body Data[User] }, error) {

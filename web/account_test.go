@@ -11,7 +11,7 @@ import (
 
 	"github.com/pquerna/otp/totp"
 
-	"github.com/recur-journal/recur/server/mail"
+	"github.com/recur-journal/recur/mail"
 	"github.com/recur-journal/recur/store"
 	"github.com/recur-journal/recur/store/storetest"
 )

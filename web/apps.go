@@ -3,15 +3,15 @@ package web
 import (
 	"net/http"
 	"slices"
-	"strings"
 
+	"github.com/recur-journal/recur/account"
 	"github.com/recur-journal/recur/store"
 )
 
 // defaultAppScopes are ticked on the form for a new app, as the API gives
 // an app registered without scopes: enough for a shortcut that posts
 // entries, and nothing more.
-var defaultAppScopes = []string{"captures:write"}
+var defaultAppScopes = []string{string(account.ScopeCapturesWrite)}
 
 // scopeChoice is one checkbox of the scopes an app may carry.
 type scopeChoice struct {
@@ -44,15 +44,15 @@ type appsData struct {
 
 // scopeChoices lists every scope, and "*" last, with those in ticked.
 func scopeChoices(ticked []string) []scopeChoice {
-	out := make([]scopeChoice, 0, len(store.Scopes)+1)
-	for _, s := range store.Scopes {
-		if store.OwnerScope(s.Name) {
+	out := make([]scopeChoice, 0, len(account.Scopes)+1)
+	for _, s := range account.Scopes {
+		if store.OwnerScope(string(s.Name)) {
 			continue // granted at the command line alone
 		}
-		out = append(out, scopeChoice{Name: s.Name, Description: s.Description, Checked: slices.Contains(ticked, s.Name)})
+		out = append(out, scopeChoice{Name: string(s.Name), Description: s.Description, Checked: slices.Contains(ticked, string(s.Name))})
 	}
-	return append(out, scopeChoice{Name: store.ScopeAll, Description: "Everything, including scopes added in later versions, except reading the server's metrics.",
-		Checked: slices.Contains(ticked, store.ScopeAll)})
+	return append(out, scopeChoice{Name: string(account.ScopeAll), Description: "Everything, including scopes added in later versions, except reading the server's metrics.",
+		Checked: slices.Contains(ticked, string(account.ScopeAll))})
 }
 
 // formScopes are the scopes ticked on a form. An unknown one is EINVALID
@@ -62,9 +62,8 @@ func scopeChoices(ticked []string) []scopeChoice {
 func formScopes(r *http.Request) ([]string, error) {
 	scopes := r.PostForm["scopes"]
 	for _, sc := range scopes {
-		if sc != store.ScopeAll && !slices.Contains(store.ScopeNames(), sc) {
-			return nil, store.Invalid("scopes", "The scope %q does not exist; known scopes are %s, or * for all.",
-				sc, strings.Join(store.ScopeNames(), ", "))
+		if !account.KnownScope(sc) {
+			return nil, store.Invalid("scopes", "%s", account.UnknownScope(sc))
 		}
 	}
 	return scopes, nil

@@ -4,21 +4,21 @@ import (
 	"context"
 	"testing"
 
-	"github.com/recur-journal/recur/server"
+	"github.com/recur-journal/recur/health"
 )
 
-type reporter struct{ ollama server.OllamaHealth }
+type reporter struct{ ollama health.OllamaHealth }
 
-func (r reporter) QueueHealth(context.Context) (server.QueueHealth, error) {
-	return server.QueueHealth{}, nil
+func (r reporter) QueueHealth(context.Context) (health.QueueHealth, error) {
+	return health.QueueHealth{}, nil
 }
-func (r reporter) OllamaHealth(context.Context) server.OllamaHealth { return r.ollama }
+func (r reporter) OllamaHealth(context.Context) health.OllamaHealth { return r.ollama }
 
 // The banner names what is missing and the command that fixes it: the
 // model first, then the embedding model, which analysis needs once a
 // journal has grown; with everything there, there is no banner.
 func TestBannerSaysWhatToPull(t *testing.T) {
-	well := server.OllamaHealth{URL: "http://127.0.0.1:11434", Reachable: true, Model: "qwen2.5:7b", ModelPresent: true,
+	well := health.OllamaHealth{URL: "http://127.0.0.1:11434", Reachable: true, Model: "qwen2.5:7b", ModelPresent: true,
 		EmbedModel: "nomic-embed-text", EmbedPresent: true}
 	noModel, noEmbed, noEmbedConfigured, down := well, well, well, well
 	noModel.ModelPresent, noModel.EmbedPresent = false, false
@@ -27,7 +27,7 @@ func TestBannerSaysWhatToPull(t *testing.T) {
 	down.Reachable, down.ModelPresent, down.EmbedPresent = false, false, false
 	for _, c := range []struct {
 		name    string
-		health  server.OllamaHealth
+		health  health.OllamaHealth
 		command string // empty: no banner
 	}{
 		{"AllThere", well, ""},

@@ -14,10 +14,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recur-journal/recur/health"
 	"github.com/recur-journal/recur/journal"
+	"github.com/recur-journal/recur/mail"
 	"github.com/recur-journal/recur/pipeline/detect"
 	"github.com/recur-journal/recur/server"
-	"github.com/recur-journal/recur/server/mail"
 	"github.com/recur-journal/recur/store"
 	"github.com/recur-journal/recur/store/storetest"
 	"github.com/recur-journal/recur/web"
@@ -34,20 +35,20 @@ type harness struct {
 	mail       *mailbox        // the mail the server sends
 }
 
-func newHarness(t testing.TB, health server.HealthReporter) *harness {
+func newHarness(t testing.TB, reporter health.Reporter) *harness {
 	t.Helper()
-	return newHarnessAt(t, health, nil)
+	return newHarnessAt(t, reporter, nil)
 }
 
 // newHarnessAt is newHarness with the store's clock now (nil: time.Now).
-func newHarnessAt(t testing.TB, health server.HealthReporter, now func() time.Time) *harness {
+func newHarnessAt(t testing.TB, reporter health.Reporter, now func() time.Time) *harness {
 	t.Helper()
 	s := storetest.MustOpenAt(t, filepath.Join(t.TempDir(), "recur.db"), now)
 	h := &harness{t: t, store: s, srv: httptest.NewServer(nil), events: journal.NewEvents(), mail: &mailbox{ch: make(chan mail.Message, 16)}}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	api := server.New(server.Options{Store: s, Logger: log, BaseURL: h.srv.URL, Secret: []byte("0123456789abcdef0123456789abcdef"),
-		Health: health, Events: h.events, Mailer: h.mail})
-	api.Mount(web.New(web.Options{Store: s, Accounts: api, Health: health, Logger: log, PageSize: 5, Events: h.events}))
+		Health: reporter, Events: h.events, Mailer: h.mail})
+	api.Mount(web.New(web.Options{Store: s, Accounts: api.Accounts(), Health: reporter, Logger: log, PageSize: 5, Events: h.events}))
 	h.srv.Config.Handler = api.Handler()
 	api.Start()
 	t.Cleanup(api.Stop)

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/recur-journal/recur/journal"
+	"github.com/recur-journal/recur/mail"
 	"github.com/recur-journal/recur/server"
-	"github.com/recur-journal/recur/server/mail"
 	"github.com/recur-journal/recur/store/storetest"
 	"github.com/recur-journal/recur/web"
 )
@@ -22,7 +22,7 @@ func TestSignInWithoutBaseURLMailsACode(t *testing.T) {
 	h := &harness{t: t, store: s, srv: httptest.NewServer(nil), events: journal.NewEvents(), mail: &mailbox{ch: make(chan mail.Message, 16)}}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	api := server.New(server.Options{Store: s, Logger: log, Secret: []byte("0123456789abcdef0123456789abcdef"), Events: h.events, Mailer: h.mail})
-	api.Mount(web.New(web.Options{Store: s, Accounts: api, Logger: log, Events: h.events, NoMailedLinks: true}))
+	api.Mount(web.New(web.Options{Store: s, Accounts: api.Accounts(), Logger: log, Events: h.events, NoMailedLinks: true}))
 	h.srv.Config.Handler = api.Handler()
 	api.Start()
 	t.Cleanup(api.Stop)

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recur-journal/recur/health"
 	"github.com/recur-journal/recur/journal"
-	"github.com/recur-journal/recur/server"
 	"github.com/recur-journal/recur/store"
 	"github.com/recur-journal/recur/store/storetest"
 )
@@ -336,11 +336,11 @@ func TestCalendar(t *testing.T) {
 // down is a health reporter whose Ollama does not answer.
 type down struct{}
 
-func (down) QueueHealth(context.Context) (server.QueueHealth, error) {
-	return server.QueueHealth{}, nil
+func (down) QueueHealth(context.Context) (health.QueueHealth, error) {
+	return health.QueueHealth{}, nil
 }
-func (down) OllamaHealth(context.Context) server.OllamaHealth {
-	return server.OllamaHealth{Model: "qwen2.5:7b", Error: "Ollama does not answer at http://127.0.0.1:11434. Start it with `ollama serve`."}
+func (down) OllamaHealth(context.Context) health.OllamaHealth {
+	return health.OllamaHealth{Model: "qwen2.5:7b", Error: "Ollama does not answer at http://127.0.0.1:11434. Start it with `ollama serve`."}
 }
 
 func TestOllamaBanner(t *testing.T) {

@@ -6,7 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/recur-journal/recur/server"
+	"github.com/recur-journal/recur/account"
+	"github.com/recur-journal/recur/store"
 )
 
 // credentialRow is a signed-in browser or a token as the page lists it,
@@ -18,12 +19,19 @@ type credentialRow struct {
 }
 
 // when writes t in loc to the minute, or never for nil.
-func when(t *server.Timestamp, loc *time.Location) string {
+func when(t *time.Time, loc *time.Location) string {
 	if t == nil {
 		return "never"
 	}
-	return time.Time(*t).In(loc).Format("2 Jan 2006, 15:04")
+	return t.In(loc).Format("2 Jan 2006, 15:04")
 }
+
+// caller is the signed-in person of a page as the account rules see them:
+// on this browser session.
+func caller(r *http.Request) *account.Caller { return &account.Caller{User: viewerOf(r).User} }
+
+// allOfThem is the one page of sessions or tokens the security page lists.
+var allOfThem = store.Page{Page: 1, Limit: 1000}
 
 // securityData is the security page: what the account has, and the step of
 // the action under way.
@@ -39,7 +47,7 @@ type securityData struct {
 	// resumable), which the page goes on with once it is given.
 	Next     string
 	Open     string // the confirming <details> to show open: delete or two-factor-off
-	Setup    *server.TwoFactorSetup
+	Setup    *account.TwoFactorSetup
 	QR       template.HTML // the setup's QR code, an SVG made by the server
 	Recovery []string      // recovery codes, shown this once
 	Sessions []credentialRow
@@ -144,8 +152,8 @@ func (a *App) renderSecurity(w http.ResponseWriter, r *http.Request, status int,
 		return
 	}
 	d.HasPassword, d.TwoFactor = u.PasswordHash != "", u.TwoFactor()
-	d.Confirmed = a.opts.Accounts.Confirmed(ctx)
-	sessions, err := a.opts.Accounts.BrowserSessions(ctx)
+	d.Confirmed = a.opts.Accounts.Confirmed(ctx, caller(r))
+	sessions, _, err := a.opts.Accounts.BrowserSessions(ctx, caller(r), allOfThem)
 	if err != nil {
 		a.fail(w, r, err)
 		return
@@ -155,7 +163,7 @@ func (a *App) renderSecurity(w http.ResponseWriter, r *http.Request, status int,
 		d.Sessions = append(d.Sessions, credentialRow{ID: ss.ID, Name: ss.Name, Detail: ss.IP, Current: ss.Current,
 			LastUsed: when(&ss.LastUsedAt, loc), Expires: when(&ss.ExpiresAt, loc)})
 	}
-	tokens, err := a.opts.Accounts.Tokens(ctx)
+	tokens, _, err := a.opts.Accounts.Tokens(ctx, caller(r), allOfThem)
 	if err != nil {
 		a.fail(w, r, err)
 		return
@@ -202,9 +210,9 @@ func (a *App) confirmSession(w http.ResponseWriter, r *http.Request) {
 	var err error
 	code := r.PostFormValue("code")
 	if code != "" {
-		err = a.opts.Accounts.ConfirmWithCode(r.Context(), code)
+		err = a.opts.Accounts.ConfirmWithCode(r.Context(), caller(r), code)
 	} else {
-		err = a.opts.Accounts.ConfirmWithPassword(r.Context(), r.PostFormValue("password"))
+		err = a.opts.Accounts.ConfirmWithPassword(r.Context(), caller(r), r.PostFormValue("password"))
 	}
 	next := nextOf(r)
 	if err != nil {
@@ -231,7 +239,7 @@ func (a *App) confirmSession(w http.ResponseWriter, r *http.Request) {
 // mailConfirmationCode mails a code and goes to the step that asks for it,
 // an address of its own, so that a reload shows it again and mails nothing.
 func (a *App) mailConfirmationCode(w http.ResponseWriter, r *http.Request) {
-	if err := a.opts.Accounts.MailConfirmationCode(r.Context()); err != nil {
+	if err := a.opts.Accounts.MailConfirmationCode(r.Context(), caller(r)); err != nil {
 		a.act(w, r, "confirm", "", err)
 		return
 	}
@@ -248,11 +256,11 @@ func (a *App) setPassword(w http.ResponseWriter, r *http.Request) {
 		a.renderSecurity(w, r, http.StatusUnprocessableEntity, securityData{Form: "password", Error: "The two passwords do not match."})
 		return
 	}
-	a.act(w, r, "password", "password", a.opts.Accounts.SetPassword(r.Context(), pw))
+	a.act(w, r, "password", "password", a.opts.Accounts.SetPassword(r.Context(), caller(r), pw))
 }
 
 func (a *App) startTwoFactor(w http.ResponseWriter, r *http.Request) {
-	setup, err := a.opts.Accounts.StartTwoFactor(r.Context())
+	setup, err := a.opts.Accounts.StartTwoFactor(r.Context(), caller(r))
 	if err != nil {
 		a.act(w, r, "two-factor", "", err)
 		return
@@ -261,7 +269,7 @@ func (a *App) startTwoFactor(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *App) confirmTwoFactor(w http.ResponseWriter, r *http.Request) {
-	codes, err := a.opts.Accounts.ConfirmTwoFactor(r.Context(), r.PostFormValue("code"))
+	codes, err := a.opts.Accounts.ConfirmTwoFactor(r.Context(), caller(r), r.PostFormValue("code"))
 	if err != nil {
 		a.act(w, r, "two-factor-code", "", err)
 		return
@@ -271,7 +279,7 @@ func (a *App) confirmTwoFactor(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *App) newRecoveryCodes(w http.ResponseWriter, r *http.Request) {
-	codes, err := a.opts.Accounts.NewRecoveryCodes(r.Context())
+	codes, err := a.opts.Accounts.NewRecoveryCodes(r.Context(), caller(r))
 	if err != nil {
 		a.act(w, r, "two-factor", "", err)
 		return
@@ -281,7 +289,7 @@ func (a *App) newRecoveryCodes(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *App) disableTwoFactor(w http.ResponseWriter, r *http.Request) {
-	a.act(w, r, "two-factor", "two-factor-off", a.opts.Accounts.DisableTwoFactor(r.Context()))
+	a.act(w, r, "two-factor", "two-factor-off", a.opts.Accounts.DisableTwoFactor(r.Context(), caller(r)))
 }
 
 // downloadRecoveryCodes answers the codes the page just showed as a text
@@ -301,15 +309,15 @@ func (a *App) downloadRecoveryCodes(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *App) endSession(w http.ResponseWriter, r *http.Request) {
-	a.act(w, r, "sessions", "session", a.opts.Accounts.EndBrowserSession(r.Context(), r.PathValue("id")))
+	a.act(w, r, "sessions", "session", a.opts.Accounts.EndBrowserSession(r.Context(), caller(r), r.PathValue("id")))
 }
 
 func (a *App) endOtherSessions(w http.ResponseWriter, r *http.Request) {
-	a.act(w, r, "sessions", "signed-out", a.opts.Accounts.EndOtherBrowserSessions(r.Context()))
+	a.act(w, r, "sessions", "signed-out", a.opts.Accounts.EndOtherBrowserSessions(r.Context(), caller(r)))
 }
 
 func (a *App) revokeToken(w http.ResponseWriter, r *http.Request) {
-	a.act(w, r, "tokens", "token", a.opts.Accounts.RevokeToken(r.Context(), r.PathValue("id")))
+	a.act(w, r, "tokens", "token", a.opts.Accounts.RevokeToken(r.Context(), caller(r), r.PathValue("id")))
 }
 
 // deleteAccount removes the account for good, after the confirming button,
@@ -320,7 +328,7 @@ func (a *App) deleteAccount(w http.ResponseWriter, r *http.Request) {
 			Error: "Press the button that says Delete my account for good to delete it."})
 		return
 	}
-	if err := a.opts.Accounts.DeleteAccount(r.Context()); err != nil {
+	if err := a.opts.Accounts.DeleteAccount(r.Context(), caller(r)); err != nil {
 		a.act(w, r, "delete", "", err)
 		return
 	}

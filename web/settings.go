@@ -143,7 +143,7 @@ func (a *App) saveSettings(w http.ResponseWriter, r *http.Request) {
 
 // resendVerification mails a link that verifies the address.
 func (a *App) resendVerification(w http.ResponseWriter, r *http.Request) {
-	if err := a.opts.Accounts.SendVerificationMail(r.Context()); err != nil {
+	if _, err := a.opts.Accounts.SendVerificationMail(r.Context(), caller(r)); err != nil {
 		status, msg, ok := personalError(err)
 		if !ok {
 			a.fail(w, r, err)

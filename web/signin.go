@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/recur-journal/recur/account"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -22,7 +23,7 @@ type signinData struct {
 // signinPage renders / for a browser nobody is signed in on. A session
 // waiting for its second factor is at that step, whatever was asked.
 func (a *App) signinPage(w http.ResponseWriter, r *http.Request, status int, d signinData) {
-	if a.opts.Accounts.WaitsForSecondFactor(r) {
+	if a.opts.Accounts.WaitsForSecondFactor(r.Context()) {
 		d.Step = "two-factor"
 	}
 	d.MailLogs = a.opts.MailLogs
@@ -36,8 +37,9 @@ func (a *App) signinPage(w http.ResponseWriter, r *http.Request, status int, d s
 func personalError(err error) (status int, msg string, ok bool) {
 	// 503 too: its sentence says what the server lacks (or that it is
 	// stopping), for the person to know.
-	if status, ok := statusOf(err); ok && (status < 500 || status == http.StatusServiceUnavailable) {
-		return status, err.Error(), true
+	var ae *account.Error
+	if errors.As(err, &ae) && (ae.Status < 500 || ae.Status == http.StatusServiceUnavailable) {
+		return ae.Status, ae.Message, true
 	}
 	// Some checks answer the store's own bad-input error (a recovery code
 	// used already): its sentence is for the person too.
@@ -46,15 +48,6 @@ func personalError(err error) (status int, msg string, ok bool) {
 		return http.StatusUnprocessableEntity, se.Message, true
 	}
 	return 0, "", false
-}
-
-// statusOf is the HTTP status an error carries, if any.
-func statusOf(err error) (int, bool) {
-	var se interface{ GetStatus() int }
-	if errors.As(err, &se) {
-		return se.GetStatus(), true
-	}
-	return 0, false
 }
 
 // signinFailed renders the sign-in page again with the form's sentence, or

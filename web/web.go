@@ -11,48 +11,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/recur-journal/recur/account"
+	"github.com/recur-journal/recur/health"
 	"github.com/recur-journal/recur/journal"
-	"github.com/recur-journal/recur/server"
 	"github.com/recur-journal/recur/store"
 )
-
-// Accounts is what the pages need of sign-in and the account, which the
-// API server owns: who is signed in on a browser session, the ways to sign
-// in, confirming the session, two-factor, sessions and tokens, deleting the
-// account. Each follows the rules of its API route; an error meant for the
-// person carries a status (GetStatus) and a sentence. *server.Server
-// provides it.
-type Accounts interface {
-	SessionUser(r *http.Request) string
-	MailSignInLink(ctx context.Context, email string) error
-	MailSignInCode(ctx context.Context, email string) error
-	SignInWithCode(ctx context.Context, email, code string) (twoFactor bool, err error)
-	SignInWithPassword(ctx context.Context, email, password string, remember bool) (twoFactor bool, err error)
-	WaitsForSecondFactor(r *http.Request) bool
-	SignInSecondFactor(ctx context.Context, code, recoveryCode string) error
-	SignOut(ctx context.Context) error
-
-	Confirmed(ctx context.Context) bool
-	ConfirmWithPassword(ctx context.Context, password string) error
-	MailConfirmationCode(ctx context.Context) error
-	ConfirmWithCode(ctx context.Context, code string) error
-	SetPassword(ctx context.Context, password string) error
-	SendVerificationMail(ctx context.Context) error
-
-	StartTwoFactor(ctx context.Context) (server.TwoFactorSetup, error)
-	ConfirmTwoFactor(ctx context.Context, code string) ([]string, error)
-	NewRecoveryCodes(ctx context.Context) ([]string, error)
-	DisableTwoFactor(ctx context.Context) error
-
-	BrowserSessions(ctx context.Context) ([]server.BrowserSession, error)
-	EndBrowserSession(ctx context.Context, id string) error
-	EndOtherBrowserSessions(ctx context.Context) error
-	Tokens(ctx context.Context) ([]server.ListedToken, error)
-	RevokeToken(ctx context.Context, id string) error
-	DeleteAccount(ctx context.Context) error
-}
-
-var _ Accounts = (*server.Server)(nil)
 
 // Analyser is the analysis pipeline as the pages see it: the same one the
 // journal's domain code tells of new, changed and deleted entries.
@@ -63,8 +26,11 @@ const DefaultPageSize = 30
 
 // Options configures the app.
 type Options struct {
-	Store    *store.Store
-	Accounts Accounts
+	Store *store.Store
+	// Accounts are the rules of sign-in and of the account, the same the
+	// API follows. They work on the browser session of the request, so the
+	// app must run inside the API server's session (server.Server.Mount).
+	Accounts *account.Accounts
 	// Analyser is told of new, changed and deleted captures; nil tells no one.
 	Analyser Analyser
 	// Events carries capture statuses to the pages a user has open (through
@@ -72,7 +38,7 @@ type Options struct {
 	Events *journal.Events
 	// Health is the same reporter the API's health check uses; the pages
 	// show a banner when Ollama cannot be used. Nil shows none.
-	Health server.HealthReporter
+	Health health.Reporter
 	Logger *slog.Logger
 	// MailLogs says mail goes to the server's log (no SMTP server is set):
 	// the sign-in page tells where the link is.
@@ -226,7 +192,7 @@ func (a *App) signedIn(h http.HandlerFunc) http.HandlerFunc {
 
 // viewer returns who is signed in on r's session, or nil.
 func (a *App) viewer(r *http.Request) (*viewer, error) {
-	id := a.opts.Accounts.SessionUser(r)
+	id := a.opts.Accounts.SessionUser(r.Context())
 	if id == "" {
 		return nil, nil
 	}
@@ -317,7 +283,7 @@ type bannerCache struct {
 
 const bannerTTL = 3 * time.Second
 
-func (c *bannerCache) get(ctx context.Context, h server.HealthReporter) *banner {
+func (c *bannerCache) get(ctx context.Context, h health.Reporter) *banner {
 	if h == nil {
 		return nil
 	}

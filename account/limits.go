@@ -1,9 +1,8 @@
-package server
+package account
 
 import (
 	"maps"
 	"math"
-	"net/http"
 	"strconv"
 	"sync"
 	"time"
@@ -76,9 +75,7 @@ func (l *limiter) allow(route, key string) error {
 	if d := r.DelayFrom(now); d > 0 {
 		r.CancelAt(now)
 		secs := int(math.Ceil(d.Seconds()))
-		return &apiError{status: http.StatusTooManyRequests,
-			Message: "Too many attempts. Try again in " + strconv.Itoa(secs) + " seconds.",
-			headers: http.Header{"Retry-After": {strconv.Itoa(secs)}}}
+		return tooMany("Too many attempts. Try again in "+strconv.Itoa(secs)+" seconds.", secs)
 	}
 	return nil
 }

@@ -1,8 +1,8 @@
-package server
+package account
 
 import (
 	"context"
-	"net/http"
+	"log/slog"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -15,7 +15,7 @@ import (
 // a password before it gets 429.
 const DefaultPasswordWait = 2 * time.Second
 
-// passwords runs the argon2id computations of the API (checking a password
+// passwords runs the argon2id computations of sign-in (checking a password
 // at sign-in or confirmation, re-hashing it, the stand-in check for an
 // unknown address), at most one a slot at once. Each holds 19 MiB while it
 // runs, so the slots, not the number of requests, bound the memory spent.
@@ -46,11 +46,9 @@ func newPasswords(slots int, wait time.Duration) *passwords {
 }
 
 // errPasswordsBusy answers a request that found no slot within the wait.
-func errPasswordsBusy(wait time.Duration) *apiError {
-	secs := strconv.Itoa(max(int(wait.Round(time.Second)/time.Second), 1))
-	return &apiError{status: http.StatusTooManyRequests,
-		Message: "The server is busy checking other passwords. Try again in " + secs + " seconds.",
-		headers: http.Header{"Retry-After": {secs}}}
+func errPasswordsBusy(wait time.Duration) *Error {
+	secs := max(int(wait.Round(time.Second)/time.Second), 1)
+	return tooMany("The server is busy checking other passwords. Try again in "+strconv.Itoa(secs)+" seconds.", secs)
 }
 
 // run takes a slot, waiting at most p.wait for one, and calls f in it. It
@@ -79,7 +77,7 @@ func (p *passwords) run(ctx context.Context, f func()) error {
 // the same cost, and never matches. When the
 // password matches a hash made with older parameters, it is hashed again
 // with the current ones, in the same slot, and stored.
-func (p *passwords) check(ctx context.Context, st *store.Store, user *store.User, password string) (bool, error) {
+func (p *passwords) check(ctx context.Context, st *store.Store, log *slog.Logger, user *store.User, password string) (bool, error) {
 	var ok, current bool
 	var rehash string
 	err := p.run(ctx, func() {
@@ -97,7 +95,7 @@ func (p *passwords) check(ctx context.Context, st *store.Store, user *store.User
 	}
 	if rehash != "" {
 		if err := st.SetPasswordHash(ctx, user.ID, rehash); err != nil {
-			logger(ctx).Warn("store the password hash with the current parameters", "user_id", user.ID, "error", err)
+			log.Warn("store the password hash with the current parameters", "user_id", user.ID, "error", err)
 		}
 	}
 	return true, nil

@@ -1,10 +1,10 @@
-package server
+package account
 
 import (
 	"fmt"
 	"html"
 
-	"github.com/recur-journal/recur/server/mail"
+	"github.com/recur-journal/recur/mail"
 )
 
 // codeMail is a mail carrying a code to type in.

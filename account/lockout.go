@@ -1,4 +1,4 @@
-package server
+package account
 
 import (
 	"context"
@@ -6,15 +6,13 @@ import (
 	"fmt"
 	"html"
 	"math"
-	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/pquerna/otp"
 	"github.com/pquerna/otp/totp"
 
-	"github.com/recur-journal/recur/server/mail"
+	"github.com/recur-journal/recur/mail"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -31,29 +29,29 @@ var lockouts = map[string]store.Lockout{
 
 // lockedUntil returns when the lock of the user's factor ends, or the zero
 // time. A nil user (an unknown address) runs the same query and is not locked.
-func (s *Server) lockedUntil(ctx context.Context, user *store.User, factor string) (time.Time, error) {
-	return s.opts.Store.SignInLockedUntil(ctx, idOf(user), factor)
+func (a *Accounts) lockedUntil(ctx context.Context, user *store.User, factor string) (time.Time, error) {
+	return a.opts.Store.SignInLockedUntil(ctx, idOf(user), factor)
 }
 
 // failed counts a wrong try of the user's factor (for a nil user, the same
 // work and nothing counted) and, when it locks the factor, logs it for the
 // owner and mails the account, at most once a day.
-func (s *Server) failed(ctx context.Context, user *store.User, factor string) error {
-	note, err := s.opts.Store.NoteSignInFailure(ctx, idOf(user), factor, lockouts[factor])
+func (a *Accounts) failed(ctx context.Context, user *store.User, factor string) error {
+	note, err := a.opts.Store.NoteSignInFailure(ctx, idOf(user), factor, lockouts[factor])
 	if err != nil || !note.Locked {
 		return err
 	}
-	logger(ctx).Warn("sign-in locked after too many wrong tries", "user_id", user.ID, "factor", factor,
+	a.log(ctx).Warn("sign-in locked after too many wrong tries", "user_id", user.ID, "factor", factor,
 		"until", note.Until.Format(time.RFC3339), "mailed", note.Mail)
 	if note.Mail {
-		s.send(lockMail(user.Email, factor, note.Until))
+		a.send(lockMail(user.Email, factor, note.Until))
 	}
 	return nil
 }
 
 // passed forgets the wrong tries of a factor given right.
-func (s *Server) passed(ctx context.Context, user *store.User, factor string) error {
-	return s.opts.Store.ClearSignInFailures(ctx, user.ID, factor)
+func (a *Accounts) passed(ctx context.Context, user *store.User, factor string) error {
+	return a.opts.Store.ClearSignInFailures(ctx, user.ID, factor)
 }
 
 func idOf(u *store.User) string {
@@ -65,11 +63,9 @@ func idOf(u *store.User) string {
 
 // errLocked answers a try of a locked factor by someone who may know the
 // account exists (signed in, or past the first factor).
-func errLocked(what string, until, now time.Time) *apiError {
+func errLocked(what string, until, now time.Time) *Error {
 	secs := max(int(math.Ceil(until.Sub(now).Seconds())), 1)
-	return &apiError{status: http.StatusTooManyRequests,
-		Message: "Too many wrong " + what + " for this account: try again after " + until.UTC().Format("15:04") + " UTC.",
-		headers: http.Header{"Retry-After": {strconv.Itoa(secs)}}}
+	return tooMany("Too many wrong "+what+" for this account: try again after "+until.UTC().Format("15:04")+" UTC.", secs)
 }
 
 // lockMail tells an account that one of its ways of signing in is locked.
@@ -102,14 +98,14 @@ func totpStep(secret, code string, now time.Time) (int64, bool) {
 }
 
 // checkTOTP checks an authenticator code and uses it up: a code works once.
-func (s *Server) checkTOTP(ctx context.Context, user *store.User, code string) error {
-	secret, err := s.keys.open(user.TwoFactorSecret)
+func (a *Accounts) checkTOTP(ctx context.Context, user *store.User, code string) error {
+	secret, err := a.keys.open(user.TwoFactorSecret)
 	if err != nil {
 		return err
 	}
-	step, ok := totpStep(secret, code, s.opts.Store.Now())
+	step, ok := totpStep(secret, code, a.opts.Store.Now())
 	if !ok {
 		return invalid("code", "The two-factor code is invalid.")
 	}
-	return s.opts.Store.UseTOTPStep(ctx, user.ID, step)
+	return a.opts.Store.UseTOTPStep(ctx, user.ID, step)
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/recur-journal/recur/server/mail"
+	"github.com/recur-journal/recur/mail"
 )
 
 // Without SMTP, the log stands in for the mail: one line that holds the
