@@ -155,7 +155,7 @@ func (o *OpenAI) Embed(ctx context.Context, inputs []string) ([][]float32, error
 // Check asks the server for its models and whether the configured ones are
 // among them.
 func (o *OpenAI) Check(ctx context.Context) Status {
-	st := Status{URL: o.opts.URL, Model: o.opts.Model, EmbedModel: o.opts.EmbedModel}
+	st := Status{Provider: "openai", URL: publicURL(o.opts.URL), Model: o.opts.Model, EmbedModel: o.opts.EmbedModel}
 	var list struct {
 		Data []struct {
 			ID string `json:"id"`
@@ -163,7 +163,7 @@ func (o *OpenAI) Check(ctx context.Context) Status {
 	}
 	if err := o.call(ctx, http.MethodGet, "/models", nil, maxOtherBody, &list); err != nil {
 		st.Problem = fmt.Sprintf("The model server does not answer at %s (%v). Start it, or set [model] url (the base, /v1 included) and api_key.",
-			o.opts.URL, err)
+			st.URL, err)
 		return st
 	}
 	st.Reachable = true
@@ -182,10 +182,10 @@ func (o *OpenAI) Check(ctx context.Context) Status {
 	switch {
 	case !st.ModelPresent:
 		st.Problem = fmt.Sprintf("The model server at %s does not serve the model %s. Load it there, or set [model] name to one it lists at /models.",
-			o.opts.URL, o.opts.Model)
+			st.URL, o.opts.Model)
 	case o.opts.EmbedModel != "" && !st.EmbedModelPresent:
 		st.Problem = fmt.Sprintf("The model server at %s does not serve the embedding model %s. Load it there, or set [model] embed_name to one it lists at /models.",
-			o.opts.URL, o.opts.EmbedModel)
+			st.URL, o.opts.EmbedModel)
 	}
 	return st
 }

@@ -24,21 +24,23 @@ type QueueHealth struct {
 	Queued     int  `json:"queued" doc:"Captures waiting to be analysed."`
 	Processing int  `json:"processing" doc:"Captures being analysed now."`
 	Failed     int  `json:"failed" doc:"Captures whose analysis failed; their text is kept."`
-	Waiting    bool `json:"waiting_for_ollama" doc:"True while analysis is paused because Ollama cannot be reached."`
+	Waiting    bool `json:"waiting_for_ollama" doc:"True while analysis is paused because the model server cannot be reached (the key keeps its older name)."`
 }
 
-// OllamaHealth is what the health check learned of Ollama.
+// OllamaHealth is what the health check learned of the model server
+// ([model]: Ollama or an OpenAI-compatible server, or a pool of them).
 type OllamaHealth struct {
-	OK           bool             `json:"ok" doc:"Whether Ollama answers, has the model and its calls succeed. Set by the health check."`
-	URL          string           `json:"url"`
+	OK           bool             `json:"ok" doc:"Whether the model server answers, has the model and its calls succeed. Set by the health check."`
+	Provider     string           `json:"provider,omitempty" enum:"ollama,openai" doc:"The kind of model server ([model] provider): ollama, or openai for any OpenAI-compatible server (llama-server, vLLM, LM Studio, LocalAI)."`
+	URL          string           `json:"url" doc:"The model server's URL, without credentials; with a pool, every server's, separated by commas."`
 	Reachable    bool             `json:"reachable"`
 	Version      string           `json:"version,omitempty"`
 	Model        string           `json:"model"`
-	ModelPresent bool             `json:"model_present" doc:"Whether the configured model is pulled."`
+	ModelPresent bool             `json:"model_present" doc:"Whether the server has the configured model (pulled, for Ollama; listed at /v1/models, for openai)."`
 	EmbedModel   string           `json:"embed_model,omitempty" doc:"The configured embedding model, which finds the names and categories nearest to an entry."`
-	EmbedPresent bool             `json:"embed_model_present" doc:"Whether the embedding model is pulled. Without it, analysis waits once a journal has more than eight names of a kind."`
-	Failing      bool             `json:"calls_failing" doc:"True while calls to Ollama fail (errors or time-outs), or its answers cannot be used even to a plain check: analysis waits and retries with backoff."`
-	Error        string           `json:"error,omitempty" doc:"Why Ollama is not usable, and what to do."`
+	EmbedPresent bool             `json:"embed_model_present" doc:"Whether the server has the embedding model. Without it, analysis waits once a journal has more than eight names of a kind."`
+	Failing      bool             `json:"calls_failing" doc:"True while calls to the model server fail (errors or time-outs), or its answers cannot be used even to a plain check: analysis waits and retries with backoff."`
+	Error        string           `json:"error,omitempty" doc:"Why the model server is not usable, and what to do."`
 	Endpoints    []EndpointHealth `json:"endpoints,omitempty" doc:"With several model servers (a pool, url listing them), each one's state in the order configured; absent with one. The fields above then describe the pool: it works while one server does."`
 }
 
@@ -61,11 +63,11 @@ type DatabaseHealth struct {
 
 // Health is the detailed health check, for a signed-in caller.
 type Health struct {
-	Status   string         `json:"status" enum:"ok,degraded,failing" doc:"ok: everything works; degraded: entries are kept but analysis waits (Ollama unreachable, model missing, calls failing or answers unusable), or the disk is full and nothing new is saved; failing: the database does not answer."`
+	Status   string         `json:"status" enum:"ok,degraded,failing" doc:"ok: everything works; degraded: entries are kept but analysis waits (the model server unreachable, model missing, calls failing or answers unusable), or the disk is full and nothing new is saved; failing: the database does not answer."`
 	Version  string         `json:"version"`
 	Database DatabaseHealth `json:"database"`
 	Queue    *QueueHealth   `json:"queue,omitempty"`
-	Ollama   *OllamaHealth  `json:"ollama,omitempty"`
+	Ollama   *OllamaHealth  `json:"ollama,omitempty" doc:"The model server, whichever the provider (the key keeps its older name)."`
 }
 
 // PartHealth says whether one part works, and nothing more.
@@ -105,8 +107,8 @@ type healthOutput struct {
 	Body   any // Data[HealthSummary] or Data[Health]
 }
 
-const healthDescription = "Open to all. Answers 200 while the database works, even when Ollama is down (the body says so), and 503 only when the database fails, so uptime monitors can rely on the status alone.\n\n" +
-	"Without a credential the answer is the status and whether each part works (HealthSummary). With a signed-in session or a token with the metrics:read scope (or *), it adds the details (Health): the version, the queue's counts, Ollama's address, version and model, and what to do about a problem. Any other token, and one that is invalid, expired or revoked, is not refused here: the caller gets the open answer, as everyone does while the database fails (no credential can be checked then)."
+const healthDescription = "Open to all. Answers 200 while the database works, even when the model server is down (the body says so), and 503 only when the database fails, so uptime monitors can rely on the status alone.\n\n" +
+	"Without a credential the answer is the status and whether each part works (HealthSummary). With a signed-in session or a token with the metrics:read scope (or *), it adds the details (Health): the version, the queue's counts, the model server's kind, address, version and model, each server's state when there are several, and what to do about a problem. Any other token, and one that is invalid, expired or revoked, is not refused here: the caller gets the open answer, as everyone does while the database fails (no credential can be checked then)."
 
 func (s *Server) registerHealth() {
 	o := op(http.MethodGet, "/health-check", "health-check", "Health", "Report whether Recur and its parts work", "")
