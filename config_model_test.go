@@ -1,11 +1,17 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ollama/ollama/api"
 
 	"github.com/recur-journal/recur/pipeline/fakeollama"
 	"github.com/recur-journal/recur/pipeline/fakeopenai"
@@ -172,4 +178,51 @@ func TestDoctorPool(t *testing.T) {
 	if err == nil || !strings.Contains(out, "ok   ollama at "+fake.URL()) || !strings.Contains(out, "FAIL ollama at http://127.0.0.1:1") {
 		t.Errorf("doctor said %q, %v; want a line for each server", out, err)
 	}
+}
+
+// TestOllamaSectionServes: an instance configured before [model] existed,
+// with [ollama] and its older key names, still serves, says once what to
+// rename, and analyses entries through the Ollama it names.
+func TestOllamaSectionServes(t *testing.T) {
+	lex, err := scripted.Load("pipeline/testdata/lexicon.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := fakeollama.New(t)
+	fake.OnChat(func(req *api.ChatRequest) fakeollama.Reply { return fakeollama.Reply{Content: lex.Answer(req)} })
+	config := writeTOML(t, "[ollama]\nurl = \""+fake.URL()+"\"\nmodel = \"qwen2.5:7b\"\nembed_model = \"nomic-embed-text\"\nworkers = 1\n")
+	dir := t.TempDir()
+	m := NewMain()
+	var stderr bytes.Buffer
+	m.Stdout, m.Stderr = io.Discard, &stderr
+	m.Env = []string{"RECUR_STORAGE_DATA_DIR=" + dir, "RECUR_SERVER_ADDR=127.0.0.1:0"}
+	if err := m.ParseFlags([]string{"serve", "--config", config}); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Run(context.Background()); err != nil {
+		t.Fatalf("serve with [ollama]: %v\n%s", err, stderr.String())
+	}
+	t.Cleanup(func() { m.Close() })
+	if n := strings.Count(stderr.String(), "older names"); n != 1 {
+		t.Errorf("%d deprecation lines at start, want 1:\n%s", n, stderr.String())
+	}
+	if _, _, err := run(t, dir, "", "user", "add", "me@example.com"); err != nil {
+		t.Fatal(err)
+	}
+	token, _, err := run(t, dir, "", "token", "create", "me@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := apiClient{t: t, base: "http://" + m.Addr() + "/api", token: strings.TrimSpace(token)}
+	status, body := client.do("POST", "/captures", `{"text": "My boss criticised my report in front of the team. I felt anxious all afternoon."}`)
+	if status != 201 {
+		t.Fatalf("POST /captures = %d %v", status, body)
+	}
+	id := body["data"].(map[string]any)["id"].(string)
+	var seen map[string]any
+	eventually(t, 30*time.Second, "the entry processed through the [ollama] server", func() bool {
+		_, seen = client.do("GET", "/captures/"+id, "")
+		data, _ := seen["data"].(map[string]any)
+		return data["status"] == "processed"
+	}, func() string { return fmt.Sprintf("capture %v; calls to the Ollama stand-in %+v", seen, fake.Stats()) })
 }

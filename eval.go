@@ -29,7 +29,8 @@ The report, per journal: planted threads found (recall) and missed; patterns
 that stand for no thread (precision); threads shown on several cards;
 urgent right or wrong; correlations right; situation boundaries and
 feelings against the labelled ones; model calls, tokens and seconds per
-entry. A pattern stands for a thread when its kind is one the thread lists
+entry, and how many of the prompt tokens are each step's fixed start (the
+part a model server's prompt cache keeps) and how many change per call. A pattern stands for a thread when its kind is one the thread lists
 and at least 60% of its days are the thread's days (the writer's local days).
 
 With a local model, expect thirty seconds to two minutes an entry.`

@@ -86,6 +86,14 @@ func TestEvalShippedJournals(t *testing.T) {
 				t.Logf("%s: recall %.2f precision %.2f duplicates %d urgent %d/%d correlations %d/%d situations P%.2f R%.2f feelings %.2f calls/entry %.1f prompt/entry %.0f",
 					j.Name, r.Recall, r.Precision, len(r.Duplicates), r.UrgentRight, r.UrgentRight+r.UrgentWrong, r.CorrelationsRight, r.Correlations,
 					r.Boundaries.Precision, r.Boundaries.Recall, r.Feelings.Agreement, r.Cost.CallsPerEntry, r.Cost.PromptTokensPerEntry)
+				t.Logf("%s: prompt tokens per entry %.0f, ~%.0f the steps' fixed starts, ~%.0f changing", j.Name,
+					r.Cost.PromptTokensPerEntry, r.Cost.FixedPromptTokensPerEntry, r.Cost.VaryingPromptTokensPerEntry)
+				if r.Cost.FixedPromptTokensPerEntry <= 0 || r.Cost.VaryingPromptTokensPerEntry <= 0 || len(r.Cost.Steps) < 3 {
+					t.Errorf("cost %+v; want each step's prompt tokens split into the fixed start and the changing rest", r.Cost)
+				}
+				if !strings.Contains(stdout.String(), "Prompt per entry:") {
+					t.Errorf("the report on stdout does not split the prompt:\n%s", stdout.String())
+				}
 				if r.Failed != 0 {
 					t.Errorf("%d entries failed", r.Failed)
 				}

@@ -13,9 +13,10 @@ import (
 	"github.com/recur-journal/recur/server/openapitest"
 )
 
-// TestHealthPoolEndpoints checks that the detailed health check lists each
-// model server of a pool with its state, and that the pool as a whole
-// still works while one of them is stopped.
+// TestHealthPoolEndpoints checks that the detailed health check, the
+// pages' banner and the owner's /metrics show each model server of a pool
+// with its state, and that the pool as a whole still works while one of
+// them is stopped.
 func TestHealthPoolEndpoints(t *testing.T) {
 	dir := t.TempDir()
 	first, second := fakeollama.New(t), fakeollama.New(t)
@@ -35,7 +36,7 @@ func TestHealthPoolEndpoints(t *testing.T) {
 	t.Cleanup(func() { m.Close() })
 	base := "http://" + m.Addr() + "/api"
 
-	if _, _, err := run(t, dir, "", "user", "add", "me@example.com"); err != nil {
+	if _, _, err := run(t, dir, "a long password\n", "user", "add", "me@example.com", "--password-stdin"); err != nil {
 		t.Fatal(err)
 	}
 	token, _, err := run(t, dir, "", "token", "create", "me@example.com", "--scopes", "metrics:read", "--expires", "1h")
@@ -81,5 +82,31 @@ func TestHealthPoolEndpoints(t *testing.T) {
 	}
 	if ollama["ok"] != true {
 		t.Errorf("ollama health %v; want the pool ok while one server works", ollama)
+	}
+
+	// The pages say one server does not work, and list both.
+	session := signIn(t, base, "me@example.com", "a long password")
+	res, err := session.http.Get("http://" + m.Addr() + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	for _, want := range []string{`data-testid="ollama-banner"`, "1 of the 2 model servers do not work",
+		`data-endpoint="` + first.URL() + `" data-up="false"`, `data-endpoint="` + second.URL() + `" data-up="true"`} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("the journal page lacks %s:\n%s", want, page)
+		}
+	}
+
+	// /metrics, for the owner, has a gauge per server.
+	_, series, body := getMetrics(t, http.DefaultClient, "http://"+m.Addr()+"/metrics", strings.TrimSpace(token))
+	for url, want := range map[string]float64{first.URL(): 0, second.URL(): 1} {
+		if got, ok := series[`recur_model_endpoint_up{endpoint="`+url+`"}`]; !ok || got != want {
+			t.Errorf("recur_model_endpoint_up for %s = %v (present %v), want %v:\n%s", url, got, ok, want, body)
+		}
+		if got := series[`recur_model_endpoint_slots{endpoint="`+url+`"}`]; got != 3 {
+			t.Errorf("recur_model_endpoint_slots for %s = %v, want 3", url, got)
+		}
 	}
 }

@@ -219,6 +219,7 @@ func (m *Main) serve(ctx context.Context) error {
 		return err
 	}
 	m.pipeline = p
+	m.watchEndpoints(ollama)
 	if err := m.pipeline.Start(ctx); err != nil {
 		return err
 	}
@@ -367,7 +368,7 @@ func (h *health) OllamaHealth(ctx context.Context) server.OllamaHealth {
 		st.Problem = fmt.Sprintf("Calls to the model server fail since %s (%s). Analysis waits and retries with backoff; nothing is lost.",
 			out.Since.UTC().Format(time.RFC3339), out.LastError)
 	}
-	return server.OllamaHealth{URL: st.URL, Reachable: st.Reachable, Version: st.Version,
+	return server.OllamaHealth{Provider: st.Provider, URL: st.URL, Reachable: st.Reachable, Version: st.Version,
 		Model: st.Model, ModelPresent: st.ModelPresent, EmbedModel: st.EmbedModel, EmbedPresent: st.EmbedModelPresent,
 		Error: st.Problem, Failing: out.Failing, Endpoints: endpoints}
 }

@@ -60,6 +60,13 @@ func (m *Main) countModel(model pipeline.Model) pipeline.Model {
 	return m.ops.metrics.Model(model)
 }
 
+// watchEndpoints reports the model servers' states when metrics are kept.
+func (m *Main) watchEndpoints(p pipeline.Provider) {
+	if m.ops.metrics != nil {
+		m.ops.metrics.WatchEndpoints(p)
+	}
+}
+
 // countDetection counts detection runs when metrics are kept.
 func (m *Main) countDetection(d pipeline.Detector) pipeline.Detector {
 	if m.ops.metrics == nil {

@@ -109,6 +109,14 @@ type Cost struct {
 	PromptTokensPerEntry float64 `json:"prompt_tokens_per_entry"`
 	OutputTokensPerEntry float64 `json:"output_tokens_per_entry"`
 	SecondsPerEntry      float64 `json:"seconds_per_entry"`
+	// FixedPromptTokensPerEntry estimates the prompt tokens per entry
+	// that are the start each step's calls share byte for byte, which a
+	// server with a prompt cache does not read again;
+	// VaryingPromptTokensPerEntry the rest, which changes between calls.
+	FixedPromptTokensPerEntry   float64 `json:"fixed_prompt_tokens_per_entry"`
+	VaryingPromptTokensPerEntry float64 `json:"varying_prompt_tokens_per_entry"`
+	// Steps are the prompt figures of each step.
+	Steps []StepPrompts `json:"steps"`
 }
 
 func (c *Cost) perEntry(entries int) {
@@ -159,6 +167,7 @@ func (r *Report) Print(w io.Writer) error {
 		c := j.Cost
 		fmt.Fprintf(w, "Cost per entry:  %.1f calls, %.0f prompt and %.0f output tokens, %.2f s (plus %d describe calls)\n",
 			c.CallsPerEntry, c.PromptTokensPerEntry, c.OutputTokensPerEntry, c.SecondsPerEntry, c.DescribeCalls)
+		printPrompts(w, c)
 	}
 	return nil
 }

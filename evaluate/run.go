@@ -128,6 +128,8 @@ func runJournal(ctx context.Context, opts Options, model pipeline.Model, j *Jour
 	jr.Cost = Cost{Calls: totals.Calls, PromptTokens: totals.PromptTokens, OutputTokens: totals.OutputTokens,
 		Seconds: seconds, DescribeCalls: m.calls(pipeline.StepDescribe)}
 	jr.Cost.perEntry(len(ids))
+	jr.Cost.Steps = m.prompts.report()
+	jr.Cost.FixedPromptTokensPerEntry, jr.Cost.VaryingPromptTokensPerEntry = splitPerEntry(jr.Cost.Steps, len(ids))
 	return &jr, nil
 }
 
@@ -216,11 +218,13 @@ func collect(ctx context.Context, s *store.Store, userID string, j *Journal, ids
 }
 
 // meter counts the model calls of each step, descriptions included, which
-// the model_calls table does not hold (they belong to no one capture).
+// the model_calls table does not hold (they belong to no one capture), and
+// measures their prompts.
 type meter struct {
 	pipeline.Model
-	mu     sync.Mutex
-	counts map[string]int
+	mu      sync.Mutex
+	counts  map[string]int
+	prompts promptMeter
 }
 
 func (m *meter) Chat(ctx context.Context, req pipeline.ChatRequest) (pipeline.ChatResult, error) {
@@ -230,7 +234,11 @@ func (m *meter) Chat(ctx context.Context, req pipeline.ChatRequest) (pipeline.Ch
 	}
 	m.counts[req.Step]++
 	m.mu.Unlock()
-	return m.Model.Chat(ctx, req)
+	res, err := m.Model.Chat(ctx, req)
+	if err == nil {
+		m.prompts.record(req, res.PromptTokens)
+	}
+	return res, err
 }
 
 func (m *meter) calls(step string) int {

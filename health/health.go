@@ -1,5 +1,5 @@
 // Package health holds what the parts beyond the database report of
-// themselves (the analysis queue, Ollama), which the API's health check and
+// themselves (the analysis queue, the model server), which the API's health check and
 // the pages' banner both show.
 package health
 
@@ -23,21 +23,23 @@ type QueueHealth struct {
 	Queued     int  `json:"queued" doc:"Captures waiting to be analysed."`
 	Processing int  `json:"processing" doc:"Captures being analysed now."`
 	Failed     int  `json:"failed" doc:"Captures whose analysis failed; their text is kept."`
-	Waiting    bool `json:"waiting_for_ollama" doc:"True while analysis is paused because Ollama cannot be reached."`
+	Waiting    bool `json:"waiting_for_ollama" doc:"True while analysis is paused because the model server cannot be reached (the key keeps its older name)."`
 }
 
-// OllamaHealth is what the health check learned of Ollama.
+// OllamaHealth is what the health check learned of the model server
+// ([model]: Ollama or an OpenAI-compatible server, or a pool of them).
 type OllamaHealth struct {
-	OK           bool             `json:"ok" doc:"Whether Ollama answers, has the model and its calls succeed. Set by the health check."`
-	URL          string           `json:"url"`
+	OK           bool             `json:"ok" doc:"Whether the model server answers, has the model and its calls succeed. Set by the health check."`
+	Provider     string           `json:"provider,omitempty" enum:"ollama,openai" doc:"The kind of model server ([model] provider): ollama, or openai for any OpenAI-compatible server (llama-server, vLLM, LM Studio, LocalAI)."`
+	URL          string           `json:"url" doc:"The model server's URL, without credentials; with a pool, every server's, separated by commas."`
 	Reachable    bool             `json:"reachable"`
 	Version      string           `json:"version,omitempty"`
 	Model        string           `json:"model"`
-	ModelPresent bool             `json:"model_present" doc:"Whether the configured model is pulled."`
+	ModelPresent bool             `json:"model_present" doc:"Whether the server has the configured model (pulled, for Ollama; listed at /v1/models, for openai)."`
 	EmbedModel   string           `json:"embed_model,omitempty" doc:"The configured embedding model, which finds the names and categories nearest to an entry."`
-	EmbedPresent bool             `json:"embed_model_present" doc:"Whether the embedding model is pulled. Without it, analysis waits once a journal has more than eight names of a kind."`
-	Failing      bool             `json:"calls_failing" doc:"True while calls to Ollama fail (errors or time-outs), or its answers cannot be used even to a plain check: analysis waits and retries with backoff."`
-	Error        string           `json:"error,omitempty" doc:"Why Ollama is not usable, and what to do."`
+	EmbedPresent bool             `json:"embed_model_present" doc:"Whether the server has the embedding model. Without it, analysis waits once a journal has more than eight names of a kind."`
+	Failing      bool             `json:"calls_failing" doc:"True while calls to the model server fail (errors or time-outs), or its answers cannot be used even to a plain check: analysis waits and retries with backoff."`
+	Error        string           `json:"error,omitempty" doc:"Why the model server is not usable, and what to do."`
 	Endpoints    []EndpointHealth `json:"endpoints,omitempty" doc:"With several model servers (a pool, url listing them), each one's state in the order configured; absent with one. The fields above then describe the pool: it works while one server does."`
 }
 

@@ -127,6 +127,9 @@ func classify(err error) error {
 		if se.StatusCode == http.StatusNotFound {
 			return fmt.Errorf("%w: %v", ErrUnavailable, err)
 		}
+		if se.StatusCode == http.StatusBadRequest {
+			return &Refused{Err: err}
+		}
 		return fmt.Errorf("%w: %v", ErrTransient, err)
 	}
 	var oe *net.OpError

@@ -40,8 +40,10 @@ func NewOllama(opts OllamaOptions) (*Ollama, error) {
 	return &Ollama{client: api.NewClient(u, hc), opts: opts}, nil
 }
 
-// Status is what a check of the Ollama server found.
+// Status is what a check of a model server found.
 type Status struct {
+	// Provider is "ollama" or "openai", as [model] provider says.
+	Provider          string
 	URL               string
 	Reachable         bool
 	Version           string
@@ -55,10 +57,10 @@ type Status struct {
 
 // Check asks the server for its version and whether the models are pulled.
 func (o *Ollama) Check(ctx context.Context) Status {
-	st := Status{URL: o.opts.URL, Model: o.opts.Model, EmbedModel: o.opts.EmbedModel}
+	st := Status{Provider: "ollama", URL: publicURL(o.opts.URL), Model: o.opts.Model, EmbedModel: o.opts.EmbedModel}
 	v, err := o.client.Version(ctx)
 	if err != nil {
-		st.Problem = fmt.Sprintf("Ollama does not answer at %s (%v). Start it with `ollama serve`, or set [model] url.", o.opts.URL, err)
+		st.Problem = fmt.Sprintf("Ollama does not answer at %s (%v). Start it with `ollama serve`, or set [model] url.", st.URL, err)
 		return st
 	}
 	st.Reachable, st.Version = true, v

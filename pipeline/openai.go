@@ -155,7 +155,7 @@ func (o *OpenAI) Embed(ctx context.Context, inputs []string) ([][]float32, error
 // Check asks the server for its models and whether the configured ones are
 // among them.
 func (o *OpenAI) Check(ctx context.Context) Status {
-	st := Status{URL: o.opts.URL, Model: o.opts.Model, EmbedModel: o.opts.EmbedModel}
+	st := Status{Provider: "openai", URL: publicURL(o.opts.URL), Model: o.opts.Model, EmbedModel: o.opts.EmbedModel}
 	var list struct {
 		Data []struct {
 			ID string `json:"id"`
@@ -163,7 +163,7 @@ func (o *OpenAI) Check(ctx context.Context) Status {
 	}
 	if err := o.call(ctx, http.MethodGet, "/models", nil, maxOtherBody, &list); err != nil {
 		st.Problem = fmt.Sprintf("The model server does not answer at %s (%v). Start it, or set [model] url (the base, /v1 included) and api_key.",
-			o.opts.URL, err)
+			st.URL, err)
 		return st
 	}
 	st.Reachable = true
@@ -182,10 +182,10 @@ func (o *OpenAI) Check(ctx context.Context) Status {
 	switch {
 	case !st.ModelPresent:
 		st.Problem = fmt.Sprintf("The model server at %s does not serve the model %s. Load it there, or set [model] name to one it lists at /models.",
-			o.opts.URL, o.opts.Model)
+			st.URL, o.opts.Model)
 	case o.opts.EmbedModel != "" && !st.EmbedModelPresent:
 		st.Problem = fmt.Sprintf("The model server at %s does not serve the embedding model %s. Load it there, or set [model] embed_name to one it lists at /models.",
-			o.opts.URL, o.opts.EmbedModel)
+			st.URL, o.opts.EmbedModel)
 	}
 	return st
 }
@@ -236,8 +236,9 @@ func (o *OpenAI) call(ctx context.Context, method, path string, body any, limit 
 
 // classifyStatus turns an error answer into an error of its kind: a
 // missing model (404) or a refused key (401, 403) leaves captures waiting
-// until the server or the configuration is put right; anything else (429,
-// 5xx) is transient, and carries the wait the server asked for.
+// until the server or the configuration is put right; a refused request
+// (400, 413, 422) is Refused; anything else (429, 5xx) is transient, and
+// carries the wait the server asked for.
 func classifyStatus(res *http.Response, body []byte) error {
 	msg := errorMessage(body)
 	if msg == "" {
@@ -247,6 +248,8 @@ func classifyStatus(res *http.Response, body []byte) error {
 	switch res.StatusCode {
 	case http.StatusNotFound, http.StatusUnauthorized, http.StatusForbidden:
 		return fmt.Errorf("%w: %v", ErrUnavailable, err)
+	case http.StatusBadRequest, http.StatusRequestEntityTooLarge, http.StatusUnprocessableEntity:
+		return &Refused{Err: err}
 	}
 	if wait, ok := retryAfter(res.Header.Get("Retry-After"), time.Now()); ok {
 		return &RetryLater{Wait: wait, Err: err}
@@ -292,6 +295,23 @@ func retryAfter(h string, now time.Time) (time.Duration, bool) {
 	}
 	return 0, false
 }
+
+// Refused is a request the model server would not take (400, 413, 422):
+// the same request is refused again, so it is not retried. A run it ends
+// is judged as one that met unusable answers: when the server answers a
+// plain check, the capture fails (its prompt was beyond the server's
+// context, say); when it refuses that too, the server's configuration is
+// at fault (a json_schema response format it does not take, a model name
+// it does not know), and analysis waits, with the server's words in the
+// log and the health check, until it is put right.
+type Refused struct{ Err error }
+
+func (e *Refused) Error() string {
+	return fmt.Sprintf("the model server refused the request (%v); if it refuses every one, check that it takes response_format json_schema (llama-server: --jinja) and [model] name", e.Err)
+}
+
+// Unwrap is the server's answer.
+func (e *Refused) Unwrap() error { return e.Err }
 
 // RetryLater is a transient failure whose server said how long to wait
 // before asking again (Retry-After). It is an ErrTransient.

@@ -259,8 +259,9 @@ func (p *Pipeline) modelAnswers(ctx context.Context) bool {
 }
 
 // unusableRun reports whether a run ended because the model's answers could
-// not be used, after the retries.
+// not be used, after the retries, or the model server refused a request.
 func unusableRun(err error) bool {
 	var u *unusable
-	return errors.As(err, &u)
+	var r *Refused
+	return errors.As(err, &u) || errors.As(err, &r)
 }

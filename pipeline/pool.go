@@ -43,7 +43,7 @@ type endpoint struct {
 func NewPool(urls []string, providers []Provider, slots int, base, max time.Duration, log *slog.Logger) *Pool {
 	p := &Pool{log: log, base: base, max: max, changed: make(chan struct{})}
 	for i, m := range providers {
-		p.endpoints = append(p.endpoints, &endpoint{url: urls[i], model: m, slots: max1(slots)})
+		p.endpoints = append(p.endpoints, &endpoint{url: publicURL(urls[i]), model: m, slots: max1(slots)})
 	}
 	return p
 }
@@ -182,19 +182,7 @@ func (p *Pool) Check(ctx context.Context) Status {
 // CheckEach checks every endpoint once and returns what Check returns with
 // each endpoint's state, in the order configured.
 func (p *Pool) CheckEach(ctx context.Context) (Status, []EndpointState) {
-	states := make([]EndpointState, len(p.endpoints))
-	for i, ep := range p.endpoints {
-		states[i].Status = ep.model.Check(ctx)
-	}
-	p.mu.Lock()
-	now := time.Now()
-	for i, ep := range p.endpoints {
-		states[i].InFlight, states[i].Slots = ep.busy, ep.slots
-		if now.Before(ep.pausedUntil) {
-			states[i].PausedUntil = ep.pausedUntil
-		}
-	}
-	p.mu.Unlock()
+	states := p.Endpoints(ctx)
 	var urls, problems []string
 	var ok *Status
 	for i, ep := range p.endpoints {
@@ -217,11 +205,33 @@ func (p *Pool) CheckEach(ctx context.Context) (Status, []EndpointState) {
 	return st, states
 }
 
-// Endpoints checks each endpoint, in the order configured.
-func (p *Pool) Endpoints(ctx context.Context) []Status {
-	out := make([]Status, len(p.endpoints))
+// Endpoints checks every endpoint at once and returns each one's state, in
+// the order configured: whether it answers and has the models, whether it
+// is paused, and the calls it is answering.
+func (p *Pool) Endpoints(ctx context.Context) []EndpointState {
+	states := make([]EndpointState, len(p.endpoints))
+	var wg sync.WaitGroup
 	for i, ep := range p.endpoints {
-		out[i] = ep.model.Check(ctx)
+		wg.Go(func() { states[i].Status = ep.model.Check(ctx) })
 	}
-	return out
+	wg.Wait()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := time.Now()
+	for i, ep := range p.endpoints {
+		states[i].InFlight, states[i].Slots = ep.busy, ep.slots
+		if now.Before(ep.pausedUntil) {
+			states[i].PausedUntil = ep.pausedUntil
+		}
+	}
+	return states
+}
+
+// EndpointStates is the state of each endpoint of p: a pool's, or the one
+// server of any other provider (its slots not known).
+func EndpointStates(ctx context.Context, p Provider) []EndpointState {
+	if pool, ok := p.(*Pool); ok {
+		return pool.Endpoints(ctx)
+	}
+	return []EndpointState{{Status: p.Check(ctx)}}
 }

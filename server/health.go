@@ -18,7 +18,7 @@ type HealthReporter = health.Reporter
 // QueueHealth counts the captures waiting for or under analysis.
 type QueueHealth = health.QueueHealth
 
-// OllamaHealth is what the health check learned of Ollama.
+// OllamaHealth is what the health check learned of the model server.
 type OllamaHealth = health.OllamaHealth
 
 // EndpointHealth is the state of one model server of a pool.
@@ -33,11 +33,11 @@ type DatabaseHealth struct {
 
 // Health is the detailed health check, for a signed-in caller.
 type Health struct {
-	Status   string         `json:"status" enum:"ok,degraded,failing" doc:"ok: everything works; degraded: entries are kept but analysis waits (Ollama unreachable, model missing, calls failing or answers unusable), or the disk is full and nothing new is saved; failing: the database does not answer."`
+	Status   string         `json:"status" enum:"ok,degraded,failing" doc:"ok: everything works; degraded: entries are kept but analysis waits (the model server unreachable, model missing, calls failing or answers unusable), or the disk is full and nothing new is saved; failing: the database does not answer."`
 	Version  string         `json:"version"`
 	Database DatabaseHealth `json:"database"`
 	Queue    *QueueHealth   `json:"queue,omitempty"`
-	Ollama   *OllamaHealth  `json:"ollama,omitempty"`
+	Ollama   *OllamaHealth  `json:"ollama,omitempty" doc:"The model server, whichever the provider (the key keeps its older name)."`
 }
 
 // PartHealth says whether one part works, and nothing more.
@@ -77,8 +77,8 @@ type healthOutput struct {
 	Body   any // Data[HealthSummary] or Data[Health]
 }
 
-const healthDescription = "Open to all. Answers 200 while the database works, even when Ollama is down (the body says so), and 503 only when the database fails, so uptime monitors can rely on the status alone.\n\n" +
-	"Without a credential the answer is the status and whether each part works (HealthSummary). With a signed-in session or a token with the metrics:read scope (or *), it adds the details (Health): the version, the queue's counts, Ollama's address, version and model, and what to do about a problem. Any other token, and one that is invalid, expired or revoked, is not refused here: the caller gets the open answer, as everyone does while the database fails (no credential can be checked then)."
+const healthDescription = "Open to all. Answers 200 while the database works, even when the model server is down (the body says so), and 503 only when the database fails, so uptime monitors can rely on the status alone.\n\n" +
+	"Without a credential the answer is the status and whether each part works (HealthSummary). With a signed-in session or a token with the metrics:read scope (or *), it adds the details (Health): the version, the queue's counts, the model server's kind, address, version and model, each server's state when there are several, and what to do about a problem. Any other token, and one that is invalid, expired or revoked, is not refused here: the caller gets the open answer, as everyone does while the database fails (no credential can be checked then)."
 
 func (s *Server) registerHealth() {
 	o := op(http.MethodGet, "/health-check", "health-check", "Health", "Report whether Recur and its parts work", "")

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/recur-journal/recur/health"
@@ -46,5 +47,34 @@ func TestBannerSaysWhatToPull(t *testing.T) {
 				t.Errorf("banner %+v, want the command %q", b, c.command)
 			}
 		})
+	}
+}
+
+// With an OpenAI-compatible server the banner names no Ollama command but
+// says what to do, and with a pool it lists every server's state, showing
+// even while the others take the stopped one's calls.
+func TestBannerOtherServers(t *testing.T) {
+	well := health.OllamaHealth{Provider: "openai", URL: "http://127.0.0.1:8081/v1", Reachable: true, Model: "qwen2.5-7b-instruct",
+		ModelPresent: true}
+	down := well
+	down.Reachable, down.ModelPresent = false, false
+	b := newBanner(down)
+	if b == nil || b.Command != "" || !strings.Contains(b.Problem, "The model server does not answer at "+down.URL) ||
+		!strings.Contains(b.Hint, "[model] url") {
+		t.Errorf("openai server down: banner %+v; want the model server named, no command, a hint naming [model] url", b)
+	}
+	if strings.Contains(strings.ToLower(b.Problem+b.Hint), "ollama") {
+		t.Errorf("openai server down: banner %+v speaks of Ollama", b)
+	}
+
+	pool := well
+	pool.Endpoints = []health.EndpointHealth{{URL: "http://a:8081/v1", OK: true}, {URL: "http://b:8081/v1", Error: "does not answer"}}
+	b = newBanner(pool)
+	if b == nil || len(b.Endpoints) != 2 || !b.Endpoints[0].Up || b.Endpoints[1].Up || !strings.Contains(b.Problem, "1 of the 2") {
+		t.Fatalf("pool with one server down: banner %+v; want both listed, one up, one down", b)
+	}
+	pool.Endpoints[1] = health.EndpointHealth{URL: "http://b:8081/v1", OK: true}
+	if b := newBanner(pool); b != nil {
+		t.Errorf("pool with both servers up: banner %+v, want none", b)
 	}
 }

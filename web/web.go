@@ -37,7 +37,7 @@ type Options struct {
 	// the API's event stream); nil publishes nothing.
 	Events *journal.Events
 	// Health is the same reporter the API's health check uses; the pages
-	// show a banner when Ollama cannot be used. Nil shows none.
+	// show a banner when the model server cannot be used. Nil shows none.
 	Health health.Reporter
 	Logger *slog.Logger
 	// MailLogs says mail goes to the server's log (no SMTP server is set):
@@ -264,17 +264,20 @@ func (a *App) fail(w http.ResponseWriter, r *http.Request, err error) {
 	}
 }
 
-// banner is the Ollama problem shown on every page: what is wrong and the
+// banner is the model server's problem shown on every page: what is wrong and the
 // command that mends it.
 type banner struct {
 	Heading string // what it means for the entries
 	Problem string // one plain sentence
-	Command string // what to run
+	Command string // what to run, where the model server runs
+	Hint    string // what to do, when there is no one command
 	Detail  string // the health check's own words, for whoever digs deeper
+	// Endpoints are each model server's state, when there are several.
+	Endpoints []bannerEndpoint
 }
 
 // bannerCache asks the health reporter at most every bannerTTL, so pages
-// do not each wait on Ollama.
+// do not each wait on the model server.
 type bannerCache struct {
 	mu     sync.Mutex
 	at     time.Time
@@ -295,28 +298,6 @@ func (c *bannerCache) get(ctx context.Context, h health.Reporter) *banner {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	o := h.OllamaHealth(ctx)
-	c.at, c.banner = time.Now(), nil
-	embedMissing := o.Reachable && o.EmbedModel != "" && !o.EmbedPresent
-	if o.Reachable && o.ModelPresent && !o.Failing && !embedMissing {
-		return nil
-	}
-	// The sentence is plain; the technical reason goes under Details.
-	b := &banner{Heading: "Entries are kept, but none can be read yet.", Detail: strings.ReplaceAll(o.Error, "`", "")}
-	switch {
-	case !o.Reachable:
-		b.Problem = "Ollama does not answer at " + o.URL + "."
-		b.Command = "ollama serve"
-	case !o.ModelPresent:
-		b.Problem = "Ollama does not have the model " + o.Model + " yet."
-		b.Command = "ollama pull " + o.Model
-	case embedMissing:
-		b.Heading = "Entries are read for now, but will wait once you have written a while."
-		b.Problem = "Ollama does not have the embedding model " + o.EmbedModel + " yet."
-		b.Command = "ollama pull " + o.EmbedModel
-	default:
-		b.Problem = "Calls to Ollama are failing; Recur keeps trying on its own."
-		b.Command = "ollama ps"
-	}
-	c.banner = b
-	return b
+	c.at, c.banner = time.Now(), newBanner(o)
+	return c.banner
 }

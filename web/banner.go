@@ -1,0 +1,82 @@
+package web
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/recur-journal/recur/health"
+)
+
+// bannerEndpoint is one model server of a pool, as the banner lists it.
+type bannerEndpoint struct {
+	URL   string
+	Up    bool
+	State string // a few plain words
+}
+
+// newBanner is what the pages say of the model server o describes: nothing
+// while it works, else what is wrong, for Ollama the command that mends it
+// and for an OpenAI-compatible server what to do. With a pool, every
+// server's state is listed, and a server that does not work shows even
+// while the others take its calls.
+func newBanner(o health.OllamaHealth) *banner {
+	var endpoints []bannerEndpoint
+	down := 0
+	for _, e := range o.Endpoints {
+		be := bannerEndpoint{URL: e.URL, Up: e.OK, State: "works"}
+		switch {
+		case !e.OK:
+			be.State = "does not work"
+			down++
+		case e.PausedUntil != nil:
+			be.State = "answers, paused after a failed call"
+		}
+		endpoints = append(endpoints, be)
+	}
+	embedMissing := o.Reachable && o.EmbedModel != "" && !o.EmbedPresent
+	works := o.Reachable && o.ModelPresent && !o.Failing && !embedMissing
+	if works && down == 0 {
+		return nil
+	}
+	ollama := o.Provider != "openai"
+	name := "The model server"
+	if ollama {
+		name = "Ollama"
+	}
+	// The sentence is plain; the technical reason goes under Details.
+	b := &banner{Heading: "Entries are kept, but none can be read yet.", Detail: strings.ReplaceAll(o.Error, "`", ""), Endpoints: endpoints}
+	switch {
+	case works:
+		b.Heading = "Entries are read, by fewer model servers than configured."
+		b.Problem = fmt.Sprintf("%d of the %d model servers do not work; the others take their calls.", down, len(endpoints))
+		b.Command, b.Hint = ollamaOr(ollama, "ollama serve", "Start it, or remove it from [model] url.")
+		b.Detail = ""
+		for _, e := range o.Endpoints {
+			if !e.OK {
+				b.Detail = strings.TrimSpace(b.Detail + " " + strings.ReplaceAll(e.Error, "`", ""))
+			}
+		}
+	case !o.Reachable:
+		b.Problem = name + " does not answer at " + o.URL + "."
+		b.Command, b.Hint = ollamaOr(ollama, "ollama serve", "Start it, or set [model] url (the base, /v1 included) and api_key.")
+	case !o.ModelPresent:
+		b.Problem = name + " does not have the model " + o.Model + " yet."
+		b.Command, b.Hint = ollamaOr(ollama, "ollama pull "+o.Model, "Load it there, or set [model] name to one the server lists at /v1/models.")
+	case embedMissing:
+		b.Heading = "Entries are read for now, but will wait once you have written a while."
+		b.Problem = name + " does not have the embedding model " + o.EmbedModel + " yet."
+		b.Command, b.Hint = ollamaOr(ollama, "ollama pull "+o.EmbedModel, "Load it there, or set [model] embed_name to one the server lists at /v1/models.")
+	default:
+		b.Problem = "Calls to " + strings.ToLower(name[:1]) + name[1:] + " are failing; Recur keeps trying on its own."
+		b.Command, b.Hint = ollamaOr(ollama, "ollama ps", "Look at the model server's log.")
+	}
+	return b
+}
+
+// ollamaOr is the command to run for Ollama, or the hint for another server.
+func ollamaOr(ollama bool, command, hint string) (string, string) {
+	if ollama {
+		return command, ""
+	}
+	return "", hint
+}
