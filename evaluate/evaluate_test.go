@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/recur-journal/recur/eval"
+	"github.com/recur-journal/recur/store"
 )
 
 func mustParse(t *testing.T, doc string) *Journal {
@@ -50,7 +51,7 @@ func TestDayIsTheWritersLocalDay(t *testing.T) {
 }
 
 func TestMatchRule(t *testing.T) {
-	th := Thread{Kinds: []string{"trigger"}, Days: []string{"2026-03-01", "2026-03-02", "2026-03-03"}}
+	th := Thread{Kinds: []store.TagType{store.TagTrigger}, Days: []string{"2026-03-01", "2026-03-02", "2026-03-03"}}
 	for _, c := range []struct {
 		name string
 		p    FoundPattern

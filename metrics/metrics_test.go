@@ -52,7 +52,7 @@ func activity(t *testing.T) (*metrics.Metrics, *fakeCounts) {
 	t.Helper()
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	counts := &fakeCounts{now: now, stats: store.CaptureStats{
-		ByStatus:     map[string]int{"queued": 3, "processing": 1, "processed": 10, "failed": 2},
+		ByStatus:     map[store.CaptureStatus]int{store.StatusQueued: 3, store.StatusProcessing: 1, store.StatusProcessed: 10, store.StatusFailed: 2},
 		OldestQueued: now.Add(-90 * time.Second),
 	}}
 	m := metrics.New(metrics.Options{Captures: counts})
@@ -171,7 +171,7 @@ func TestMetrics(t *testing.T) {
 	}
 
 	t.Run("EmptyQueue", func(t *testing.T) {
-		counts.stats = store.CaptureStats{ByStatus: map[string]int{"queued": 0, "processing": 0, "processed": 4, "failed": 0}}
+		counts.stats = store.CaptureStats{ByStatus: map[store.CaptureStatus]int{store.StatusQueued: 0, store.StatusProcessing: 0, store.StatusProcessed: 4, store.StatusFailed: 0}}
 		fams := families(t, m)
 		if got := value(fams, "recur_queue_oldest_age_seconds"); got != 0 {
 			t.Errorf("oldest age with nothing queued = %v, want 0", got)

@@ -30,7 +30,7 @@ func TestPlaceKeepsProperNames(t *testing.T) {
 		{"Possessive", "Jonas's deadline", "Then Jonas's deadline moved.", "jonas's deadlines", "Jonas's deadlines"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r := &runner{categories: map[string][]store.Category{}}
+			r := &runner{categories: map[store.TagType][]store.Category{}}
 			items := []item{{ref: "t1", kind: store.TagTrigger, name: c.item, situation: c.situation}}
 			placed, err := r.place(assignments([3]string{"t1", "", c.answer}), items, map[string]offer{})
 			if err != nil {
@@ -50,7 +50,7 @@ func TestPlaceKeepsValencesApart(t *testing.T) {
 	work := store.Category{ID: "c-work", Kind: store.TagTrigger, Name: "criticism at work"}
 	calls := store.Category{ID: "c-calls", Kind: store.TagTrigger, Name: "calls from Mum"}
 	offers := map[string]offer{"ct1": {"ct1", work, -1}, "ct2": {"ct2", calls, 0}}
-	r := &runner{categories: map[string][]store.Category{store.TagTrigger: {work, calls}}}
+	r := &runner{categories: map[store.TagType][]store.Category{store.TagTrigger: {work, calls}}}
 	items := []item{
 		{ref: "t1", kind: store.TagTrigger, name: "praise from my boss", situation: "My boss praised the report.", valence: 1},
 		{ref: "t2", kind: store.TagTrigger, name: "a call from Mum", situation: "Mum called. Lovely chat.", valence: 1},
@@ -89,7 +89,7 @@ func TestNewItemsSituation(t *testing.T) {
 		{Type: store.TagNegativeFeeling, Name: "guilty", FeelingID: "guilty"},
 	}}
 	items, refs := newItems(text, spans, tags, known{})
-	if len(items) != 1 || refs[store.TagTrigger+"\x00mum asking about christmas"] != "t1" {
+	if len(items) != 1 || refs[string(store.TagTrigger)+"\x00mum asking about christmas"] != "t1" {
 		t.Fatalf("items %+v, refs %v", items, refs)
 	}
 	s := items[0].situation

@@ -40,7 +40,7 @@ func patternStates(t *testing.T, s *store.Store, userID string) []string {
 	}
 	var out []string
 	for _, p := range list {
-		out = append(out, p.Name+" "+p.Status)
+		out = append(out, p.Name+" "+string(p.Status))
 	}
 	slices.Sort(out)
 	return out

@@ -130,7 +130,7 @@ func TestJournal(t *testing.T) {
 	}
 	corr := map[string]bool{}
 	for _, c := range detail.Correlations {
-		corr[c.Tag.Type+":"+c.Tag.Name] = true
+		corr[string(c.Tag.Type)+":"+c.Tag.Name] = true
 	}
 	for _, c := range []string{"person:my boss", "location:the office"} {
 		if !corr[c] {

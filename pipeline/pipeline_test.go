@@ -118,7 +118,7 @@ func (e *env) failsExtracting(text string) *store.Capture {
 	return c
 }
 
-func (e *env) waitStatus(id, status string) *store.Capture {
+func (e *env) waitStatus(id string, status store.CaptureStatus) *store.Capture {
 	e.t.Helper()
 	// A bound only: an entry read against hundreds of names on a loaded
 	// machine takes seconds, and none ever needs this long.
@@ -139,7 +139,7 @@ func (e *env) waitStatus(id, status string) *store.Capture {
 	}
 }
 
-func tagNames(c *store.Capture, typ string) []string {
+func tagNames(c *store.Capture, typ store.TagType) []string {
 	var out []string
 	for _, sg := range c.Segments {
 		for _, t := range sg.Tags {
@@ -177,7 +177,7 @@ func TestRun(t *testing.T) {
 		}
 	})
 	t.Run("TagsStored", func(t *testing.T) {
-		for typ, want := range map[string]string{
+		for typ, want := range map[store.TagType]string{
 			store.TagTrigger: "criticism from my boss", store.TagNegativeFeeling: "anxious", store.TagBadBehaviour: "skipped lunch",
 			store.TagGoodBehaviour: "went for a run", store.TagPositiveFeeling: "calm", store.TagPerson: "my boss", store.TagLocation: "the park",
 		} {
@@ -195,7 +195,7 @@ func TestRun(t *testing.T) {
 	})
 	t.Run("CategoriesReused", func(t *testing.T) {
 		second := e.waitStatus(e.capture("The boss shouted about the deadline again. I was stressed and ate a whole bag of crisps.").ID, store.StatusProcessed)
-		cat := func(c *store.Capture, typ string) *store.Category {
+		cat := func(c *store.Capture, typ store.TagType) *store.Category {
 			for _, sg := range c.Segments {
 				for _, tg := range sg.Tags {
 					if tg.Type == typ {

@@ -70,7 +70,7 @@ func TestAnswerBounds(t *testing.T) {
 		var a translateAnswer
 		return a.accept(content, "Acordei tarde e o comboio atrasou-se.")
 	}
-	r := &runner{categories: map[string][]store.Category{}}
+	r := &runner{categories: map[store.TagType][]store.Category{}}
 	items := []item{{ref: "t1", kind: store.TagTrigger, name: "a late train"}}
 	categorise := func(content string) error {
 		_, err := r.place(content, items, map[string]offer{})

@@ -96,9 +96,10 @@ func createBatch(ctx context.Context, tx *sql.Tx, userID, kind, name string, cap
 	return id, nil
 }
 
-// settleJobs records how the run of a capture ended in every batch that
-// waits for it, and marks the batches that have nothing left finished.
-func settleJobs(ctx context.Context, tx *sql.Tx, captureID, state, now string) error {
+// settleJobs records how the run of a capture ended (processed or failed)
+// in every batch that waits for it, and marks the batches that have nothing
+// left finished.
+func settleJobs(ctx context.Context, tx *sql.Tx, captureID string, state CaptureStatus, now string) error {
 	if _, err := tx.ExecContext(ctx, `UPDATE batch_jobs SET state = ? WHERE capture_id = ? AND state = 'pending'`, state, captureID); err != nil {
 		return err
 	}

@@ -479,7 +479,7 @@ func restoreValue(w where, col, typ string, v any) (any, error) {
 func restoreRule(w where, table, col string, v any) error {
 	switch {
 	case table == "captures" && col == "status":
-		if !slices.Contains([]any{StatusQueued, StatusProcessing, StatusProcessed, StatusFailed}, v) {
+		if s, ok := v.(string); !ok || !slices.Contains(CaptureStatuses, CaptureStatus(s)) {
 			return Invalid("file", "%s: status must be queued, processing, processed or failed.", w)
 		}
 	case table == "patterns" && col == "feelings":
