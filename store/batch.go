@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/recur-journal/recur/internal/english"
 )
 
 // Job batch kinds.
@@ -144,7 +146,7 @@ func (s *Store) Reanalyse(ctx context.Context, userID string) (*JobBatch, error)
 				return err
 			}
 		}
-		name := fmt.Sprintf("Re-analysis of %d %s", len(ids), plural(len(ids), "entry", "entries"))
+		name := fmt.Sprintf("Re-analysis of %d %s", len(ids), english.Plural(len(ids), "entry", "entries"))
 		bid, err := createBatch(ctx, tx, userID, BatchReanalyse, name, ids, stamp)
 		if err != nil {
 			return err
@@ -177,11 +179,4 @@ func queryStrings(ctx context.Context, tx *sql.Tx, query string, args ...any) ([
 		out = append(out, v)
 	}
 	return out, rows.Err()
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
