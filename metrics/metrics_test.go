@@ -129,6 +129,7 @@ next:
 
 // TestMetrics counts one of everything and reads each family back.
 func TestMetrics(t *testing.T) {
+	t.Parallel()
 	m, counts := activity(t)
 	fams := families(t, m)
 	for _, c := range []struct {
@@ -190,6 +191,7 @@ func TestMetrics(t *testing.T) {
 // TestPrivateRegistry: two Metrics never share a count, and neither
 // registers in Prometheus's global registry.
 func TestPrivateRegistry(t *testing.T) {
+	t.Parallel()
 	a := metrics.New(metrics.Options{})
 	b := metrics.New(metrics.Options{})
 	a.Sender(fakeSender{}).Send(context.Background(), mail.Message{})
@@ -201,6 +203,7 @@ func TestPrivateRegistry(t *testing.T) {
 // TestDashboard checks that deploy/grafana-dashboard.json is valid JSON and
 // that every query in it names metric families that exist.
 func TestDashboard(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("../deploy/grafana-dashboard.json")
 	if err != nil {
 		t.Fatal(err)
@@ -264,6 +267,7 @@ func TestDashboard(t *testing.T) {
 // TestBuildAndBackup: the build's facts are one series of value 1, and the
 // last backup's time, duration and size read back as they were observed.
 func TestBuildAndBackup(t *testing.T) {
+	t.Parallel()
 	m := metrics.New(metrics.Options{Build: metrics.Build{Version: "v1.2.3", Commit: "abc123", GoVersion: "go1.26.9"}})
 	fams := families(t, m)
 	if got := fams.series[`recur_build_info{commit="abc123",goversion="go1.26.9",version="v1.2.3"}`]; got != 1 {
@@ -289,6 +293,7 @@ func TestBuildAndBackup(t *testing.T) {
 // TestRoundBuckets: every histogram bucket's le label is a round number
 // (0.005, never 0.015000000000000001), as a person reads it on a dashboard.
 func TestRoundBuckets(t *testing.T) {
+	t.Parallel()
 	m, _ := activity(t)
 	rec := httptest.NewRecorder()
 	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))

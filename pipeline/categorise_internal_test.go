@@ -21,6 +21,7 @@ func assignments(pairs ...[3]string) string {
 // A new category's name is lower case, but a word the item or its
 // situation capitalises where no sentence begins keeps its capitals.
 func TestPlaceKeepsProperNames(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, item, situation, answer, want string
 	}{
@@ -47,6 +48,7 @@ func TestPlaceKeepsProperNames(t *testing.T) {
 // offered one, not one founded earlier in the same answer. The item founds
 // a category named as itself instead. Mixed or unknown valence joins.
 func TestPlaceKeepsValencesApart(t *testing.T) {
+	t.Parallel()
 	work := store.Category{ID: "c-work", Kind: store.TagTrigger, Name: "criticism at work"}
 	calls := store.Category{ID: "c-calls", Kind: store.TagTrigger, Name: "calls from Mum"}
 	offers := map[string]offer{"ct1": {"ct1", work, -1}, "ct2": {"ct2", calls, 0}}
@@ -82,6 +84,7 @@ func TestPlaceKeepsValencesApart(t *testing.T) {
 
 // The situation shown with an item is bounded, cut at a space.
 func TestNewItemsSituation(t *testing.T) {
+	t.Parallel()
 	text := "Mum called about Christmas. " + strings.Repeat("I listened and said little about it all. ", 10)
 	spans := []span{{0, len(text)}}
 	tags := [][]store.NewTag{{

@@ -51,6 +51,7 @@ func patternStates(t *testing.T, s *store.Store, userID string) []string {
 // record for record; into the same instance under new ids; into an
 // account that has the entries, it adds nothing.
 func TestExportRoundTrip(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	e := runJournal(t)
 	list, _, err := e.store.ListPatterns(ctx, e.user.ID, store.Page{Page: 1, Limit: 100})

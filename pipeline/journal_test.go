@@ -65,6 +65,7 @@ func drain(t testing.TB, p *pipeline.Pipeline) {
 // pipeline, detection included, and checks it ends with the patterns,
 // correlations and flows a reader of that journal would name.
 func TestJournal(t *testing.T) {
+	t.Parallel()
 	e := runJournal(t)
 	ctx := context.Background()
 	list, _, err := e.store.ListPatterns(ctx, e.user.ID, store.Page{Page: 1, Limit: 100})

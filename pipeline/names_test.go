@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recur-journal/recur/internal/wait"
 	"github.com/recur-journal/recur/pipeline/fakeollama"
 	"github.com/recur-journal/recur/pipeline/scripted"
 	"github.com/recur-journal/recur/store"
@@ -112,7 +113,9 @@ func extractHeaders(t *testing.T, fake *fakeollama.Server) []map[store.TagType][
 }
 
 func TestExtractNames(t *testing.T) {
+	t.Parallel()
 	t.Run("NearestOfHundreds", func(t *testing.T) {
+		t.Parallel()
 		e := newEnv(t)
 		wordEmbedding(e.fake)
 		names := map[store.TagType][]string{}
@@ -151,6 +154,7 @@ func TestExtractNames(t *testing.T) {
 	})
 
 	t.Run("EmbeddedOnce", func(t *testing.T) {
+		t.Parallel()
 		e := newEnv(t)
 		wordEmbedding(e.fake)
 		e.seedNames(map[store.TagType][]string{store.TagPerson: fillers("person", 150), store.TagActivity: fillers("activity", 150)})
@@ -190,6 +194,7 @@ func TestExtractNames(t *testing.T) {
 	})
 
 	t.Run("FewNamesNoEmbedding", func(t *testing.T) {
+		t.Parallel()
 		e := newEnv(t)
 		few := []string{"Anna", "Jonas", "Mika"}
 		e.seedNames(map[store.TagType][]string{store.TagPerson: few})
@@ -207,16 +212,13 @@ func TestExtractNames(t *testing.T) {
 	})
 
 	t.Run("EmbedFaultWaits", func(t *testing.T) {
+		t.Parallel()
 		e := newEnv(t)
 		e.seedNames(map[store.TagType][]string{store.TagLocation: fillers("place", 50)})
 		e.fake.SetModels("qwen2.5:7b") // the embedding model is not pulled
 		e.start()
 		c := e.capture("A walk by the river. I felt calm.")
-		for deadline := time.Now().Add(10 * time.Second); !e.pipe.Waiting(); time.Sleep(10 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatal("analysis did not wait after the embed call failed")
-			}
-		}
+		wait.Eventually(t, 10*time.Second, "analysis waits after the embed call failed", e.pipe.Waiting, nil)
 		got, err := e.store.FindCapture(context.Background(), e.user.ID, c.ID)
 		if err != nil {
 			t.Fatal(err)

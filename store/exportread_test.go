@@ -220,6 +220,7 @@ func FuzzReadExport(f *testing.F) {
 // TestReadExportMatchesEncodingJSON reads a larger export, whose strings
 // and records cross the reader's buffer, as encoding/json reads it.
 func TestReadExportMatchesEncodingJSON(t *testing.T) {
+	t.Parallel()
 	doc, records := syntheticExport(t, docSize{captures: 200, segments: 900, segmentTags: 6000, flows: 2500}, 3)
 	// A text far longer than the buffer, escapes and characters beyond
 	// ASCII falling on its edges.
@@ -247,6 +248,7 @@ func TestReadExportMatchesEncodingJSON(t *testing.T) {
 // encoding/json decodes them, numbers as their literal, null as nil and
 // anything else a badValue; a name given twice is kept twice.
 func TestReadExportValues(t *testing.T) {
+	t.Parallel()
 	doc := head + `"captures": [{"s": "a\"b\\c\n\u00e9\ud83d\ude00\ud800x", "n": -12.50e+3, "z": 0, "nil": null, "t": true, "f": false,` +
 		` "l": [1, "x"], "o": {"k": [{}]}, "s": "` + "\xff" + `"}]}`
 	got, err := readAll(strings.NewReader(doc))
@@ -263,6 +265,7 @@ func TestReadExportValues(t *testing.T) {
 // TestReadExportMessages: what is wrong with a document is said in the
 // sentences users see, a fault in the JSON with the byte where it is.
 func TestReadExportMessages(t *testing.T) {
+	t.Parallel()
 	rec := head + `"captures": [`
 	for _, c := range []struct {
 		name, doc string
@@ -315,6 +318,7 @@ func TestReadExportMessages(t *testing.T) {
 // it falls (in a string, an escape, a number, a skipped value, between
 // records), comes back as it is, never as a sentence about the content.
 func TestReadExportReturnsReadErrors(t *testing.T) {
+	t.Parallel()
 	doc := head + `"exported_at": {"x": [1.5e3, "y\u00e9", true]}, "captures": [{"a": "b\ud83d\ude00c", "n": -12, "m": null}, {"z": [{}]}]}`
 	cut := errors.New("disk gone")
 	for n := range len(doc) + 1 {
@@ -333,6 +337,7 @@ func TestReadExportReturnsReadErrors(t *testing.T) {
 // TestReadExportStopsAtVisitError: visit's error is returned as it is and
 // no record is read after it.
 func TestReadExportStopsAtVisitError(t *testing.T) {
+	t.Parallel()
 	stop := errors.New("refused")
 	calls := 0
 	err := readExport(OpenBytes([]byte(head+`"captures": [{"a": 1}, {"a": 2}, {"a": tru}]}`)), func(string, int, *exportRow) error {

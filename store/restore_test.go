@@ -63,6 +63,7 @@ func captureIDs(t *testing.T, s *store.Store, userID string) []string {
 // exactly what json.Marshal writes for it as a map (keys sorted, HTML
 // characters escaped).
 func TestExportWritesRecordsAsEncodingJSON(t *testing.T) {
+	t.Parallel()
 	s := storetest.MustOpen(t)
 	u := journalOf(t, s, "bytes@example.com", 3)
 	raw := exportBytes(t, s, u.ID)
@@ -103,6 +104,7 @@ func TestExportWritesRecordsAsEncodingJSON(t *testing.T) {
 // their ids; when one of them is taken there, even one late in the
 // document, every record gets a new id and nothing is lost.
 func TestRestoreKeepsOrRenewsIDs(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	a := storetest.MustOpen(t)
 	u := journalOf(t, a, "first@example.com", 150)
@@ -147,6 +149,7 @@ func TestRestoreKeepsOrRenewsIDs(t *testing.T) {
 // saying where, and writes nothing; an error reading the document comes
 // back as it is.
 func TestRestoreRefusesBrokenDocuments(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	a := storetest.MustOpen(t)
 	raw := string(exportBytes(t, a, journalOf(t, a, "source@example.com", 150).ID))

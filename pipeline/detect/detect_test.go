@@ -86,6 +86,7 @@ func find(ps []Pattern, cat string) *Pattern {
 }
 
 func TestPatterns(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name  string
 		h     *history
@@ -306,6 +307,7 @@ func TestPatterns(t *testing.T) {
 func ptr[T any](v T) *T { return &v }
 
 func TestFeelingsAndImpact(t *testing.T) {
+	t.Parallel()
 	h := newHistory("2026-11-30T12:00:00Z", "UTC")
 	feelings := []string{"f:anxious", "f:tense", "f:sad", "f:calm", "f:proud"}
 	for i := range 6 {
@@ -334,6 +336,7 @@ func TestFeelingsAndImpact(t *testing.T) {
 }
 
 func TestCorrelations(t *testing.T) {
+	t.Parallel()
 	// The pattern shows on 4 of 10 days. Anna is there on 3 of its days and
 	// 1 other; the office on every day (no baseline to compare with); the
 	// park on 3 days without it.
@@ -416,6 +419,7 @@ func TestCorrelations(t *testing.T) {
 }
 
 func TestFlows(t *testing.T) {
+	t.Parallel()
 	h := newHistory("2026-11-10T12:00:00Z", "UTC")
 	h.in.Categories["deadline"] = Category{ID: "deadline", Kind: store.TagTrigger, Name: "deadlines"}
 	h.add("2026-11-03T09:00:00Z", "c:deadline", "c:boss", "f:tense", "f:anxious", "c:snap", "c:run")
@@ -455,6 +459,7 @@ func TestFlows(t *testing.T) {
 }
 
 func TestClosingAfterALateEntry(t *testing.T) {
+	t.Parallel()
 	// Closed on the 12th, then an entry about the 14th is written on the
 	// 30th: the pattern closes again a week after the 14th.
 	h := newHistory("2026-11-30T12:00:00Z", "UTC").

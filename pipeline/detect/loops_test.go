@@ -24,6 +24,7 @@ func links(p *Pattern) string {
 }
 
 func TestLoops(t *testing.T) {
+	t.Parallel()
 	t.Run("OneChainOneLoop", func(t *testing.T) {
 		h := loopHistory()
 		for _, d := range []string{"02", "04", "05", "07"} {
@@ -120,6 +121,7 @@ func TestLoops(t *testing.T) {
 }
 
 func TestFlowsMostAssociated(t *testing.T) {
+	t.Parallel()
 	// Poor sleep: in most of its situations the writer was irritable and
 	// snapped at Mika; in some guilty and apologised. A situation telling
 	// both shows the one most of its situations tell, wherever it stands.
