@@ -225,9 +225,9 @@ func (r *restorer) add(table string, i int, row *exportRow) error {
 	}
 	if table == "captures" {
 		r.captures++
-		if st := row.get("status"); st == StatusQueued || st == StatusProcessing {
+		if st, _ := row.get("status").(string); CaptureStatus(st) == StatusQueued || CaptureStatus(st) == StatusProcessing {
 			// Its run is to be done again here; finish places it in the queue.
-			names, args = setColumn(names, args, "status", StatusQueued)
+			names, args = setColumn(names, args, "status", string(StatusQueued))
 			names, args = setColumn(names, args, "background", 1)
 			names, args = setColumn(names, args, "available_at", FormatTime(r.now))
 			r.queued = append(r.queued, args[id].(string))

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -241,4 +242,46 @@ func replaceNth(s, old, new string, n int) string {
 		at += i + len(old)
 	}
 	return s[:at-len(old)] + new + s[at:]
+}
+
+// TestRestoreQueuesWaitingCaptures: captures that were queued or being
+// analysed when the export was made are queued again where they are
+// restored, in the import's batch; a processed or failed one keeps its
+// status and is not.
+func TestRestoreQueuesWaitingCaptures(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	a := storetest.MustOpen(t)
+	u := journalOf(t, a, "waiting@example.com", 3)
+	failed, err := a.ClaimCapture(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.FailCapture(ctx, failed.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.ClaimCapture(ctx); err != nil { // one is being analysed
+		t.Fatal(err)
+	}
+
+	s := storetest.MustOpen(t)
+	x := storetest.MustCreateUser(t, s, "x@example.com")
+	res, err := s.Restore(ctx, x.ID, "restore", store.OpenBytes(exportBytes(t, a, u.ID)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Batch == nil || res.Batch.Total != 2 {
+		t.Fatalf("restore's batch = %+v, want the two captures that waited", res.Batch)
+	}
+	statuses := map[store.CaptureStatus]int{}
+	for _, id := range captureIDs(t, s, x.ID) {
+		c, err := s.FindCapture(ctx, x.ID, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		statuses[c.Status]++
+	}
+	if want := map[store.CaptureStatus]int{store.StatusQueued: 2, store.StatusFailed: 1}; !maps.Equal(statuses, want) {
+		t.Errorf("restored statuses %v, want %v", statuses, want)
+	}
 }
