@@ -15,6 +15,8 @@ import (
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/recur-journal/recur/store/exportread"
 )
 
 // Restore brings a document made by Export into the user's account, as one
@@ -46,12 +48,12 @@ func (s *Store) Restore(ctx context.Context, userID, name string, open func() (i
 	}
 	if hasEntries {
 		var entries []ImportEntry
-		err := readExport(open, func(table string, i int, row *exportRow) error {
+		err := readExport(open, func(table string, i int, row *exportread.Row) error {
 			if table != "captures" {
 				return nil
 			}
-			text, _ := row.get("original").(string)
-			at, _ := row.get("occurred_at").(string)
+			text, _ := row.Get("original").(string)
+			at, _ := row.Get("occurred_at").(string)
 			when, err := ParseTime(at)
 			if err != nil {
 				return Invalid("file", "captures[%d]: occurred_at %q is not a time like 2026-11-22T08:21:03.120000Z.", i, at)
@@ -175,13 +177,13 @@ type where struct {
 func (w where) String() string { return fmt.Sprintf("%s[%d]", w.table, w.i) }
 
 // add checks one record and queues it for writing.
-func (r *restorer) add(table string, i int, row *exportRow) error {
+func (r *restorer) add(table string, i int, row *exportread.Row) error {
 	t := exportTables[slices.IndexFunc(exportTables, func(t exportTable) bool { return t.name == table })]
 	cols := r.cols[table]
 	w := where{table, i}
 	if table == "settings" {
-		key, _ := row.get("key").(string)
-		value, _ := row.get("value").(string)
+		key, _ := row.Get("key").(string)
+		value, _ := row.Get("value").(string)
 		st := Setting{Key: key, Value: value}
 		if err := st.Validate(); err != nil {
 			return Invalid("file", "%s: %s", w, ErrorMessage(err))
@@ -191,12 +193,12 @@ func (r *restorer) add(table string, i int, row *exportRow) error {
 	defer func() { r.rowNames, r.rowArgs = names, args }() // reused by the next record
 	// Where in args the record's own id is.
 	id := -1
-	for k, col := range row.names {
+	for k, col := range row.Names {
 		typ, ok := cols[col]
 		if !ok || slices.Contains(t.omit, col) || slices.Contains(names, col) {
 			return Invalid("file", "%s: unknown field %q.", w, col)
 		}
-		v, err := restoreValue(w, col, typ, row.values[k])
+		v, err := restoreValue(w, col, typ, row.Values[k])
 		if err != nil {
 			return err
 		}
@@ -225,7 +227,7 @@ func (r *restorer) add(table string, i int, row *exportRow) error {
 	}
 	if table == "captures" {
 		r.captures++
-		if st, _ := row.get("status").(string); CaptureStatus(st) == StatusQueued || CaptureStatus(st) == StatusProcessing {
+		if st, _ := row.Get("status").(string); CaptureStatus(st) == StatusQueued || CaptureStatus(st) == StatusProcessing {
 			// Its run is to be done again here; finish places it in the queue.
 			names, args = setColumn(names, args, "status", string(StatusQueued))
 			names, args = setColumn(names, args, "background", 1)
