@@ -445,7 +445,7 @@ func TestBrowser(t *testing.T) {
 	m.events.CaptureChanged(&store.Capture{ID: listed[0], UserID: u.ID, Status: store.StatusQueued, UpdatedAt: later.Add(-time.Minute)})
 	m.events.CaptureChanged(&store.Capture{ID: listed[2], UserID: u.ID, Status: store.StatusProcessing, UpdatedAt: later})
 	waitLive(t, ctx, fmt.Sprintf(`[data-capture-id=%q][data-status=processing]`, listed[2]), 1)
-	if got := attr(t, ctx, fmt.Sprintf(`[data-capture-id=%q]`, listed[0]), "data-status"); got != store.StatusProcessing {
+	if got := attr(t, ctx, fmt.Sprintf(`[data-capture-id=%q]`, listed[0]), "data-status"); got != string(store.StatusProcessing) {
 		t.Errorf("after processing and an older queued, the entry shows %s, want processing", got)
 	}
 

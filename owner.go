@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/recur-journal/recur/internal/english"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -382,7 +383,9 @@ func onOff(on bool) string {
 }
 
 // count says n things, in the singular or the plural.
-func counted(n int, one, many string) string { return fmt.Sprintf("%d %s", n, plural(n, one, many)) }
+func counted(n int, one, many string) string {
+	return fmt.Sprintf("%d %s", n, english.Plural(n, one, many))
+}
 
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)

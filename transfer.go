@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/recur-journal/recur/importer"
+	"github.com/recur-journal/recur/internal/english"
 	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/pipeline"
 	"github.com/recur-journal/recur/pipeline/detect"
@@ -117,13 +118,13 @@ func (m *Main) importJournal(ctx context.Context, path, email string, wait bool)
 
 // reportImport says what an import brought in.
 func (m *Main) reportImport(res *importer.Result, r *store.ImportResult) {
-	what := fmt.Sprintf("%d %s", r.Imported, plural(r.Imported, "entry", "entries"))
+	what := fmt.Sprintf("%d %s", r.Imported, english.Plural(r.Imported, "entry", "entries"))
 	if res.Format == importer.Recur && r.Duplicates == 0 {
 		what += " with everything found in them"
 	}
 	fmt.Fprintf(m.Stdout, "Imported %s (%s)", what, res.Format.Title())
 	if r.Duplicates > 0 {
-		fmt.Fprintf(m.Stdout, "; %d %s already here", r.Duplicates, plural(r.Duplicates, "was", "were"))
+		fmt.Fprintf(m.Stdout, "; %d %s already here", r.Duplicates, english.Plural(r.Duplicates, "was", "were"))
 	}
 	if res.Skipped > 0 {
 		fmt.Fprintf(m.Stdout, "; left out %d without text or not a journal file", res.Skipped)
@@ -167,10 +168,10 @@ func (m *Main) watchBatch(ctx context.Context, userID string, b *store.JobBatch)
 	bar.done()
 	if b.Pending > 0 {
 		fmt.Fprintf(m.Stdout, "Stopped. %d %s wait in the queue; recur serve analyses them. Follow the batch at GET /api/job-batches/%s.\n",
-			b.Pending, plural(b.Pending, "entry", "entries"), b.ID)
+			b.Pending, english.Plural(b.Pending, "entry", "entries"), b.ID)
 		return nil
 	}
-	fmt.Fprintf(m.Stdout, "Analysed %d %s", b.Processed, plural(b.Processed, "entry", "entries"))
+	fmt.Fprintf(m.Stdout, "Analysed %d %s", b.Processed, english.Plural(b.Processed, "entry", "entries"))
 	if b.Failed > 0 {
 		fmt.Fprintf(m.Stdout, "; %d failed and keep only their text (GET /api/captures lists them)", b.Failed)
 	}
@@ -288,13 +289,6 @@ func byteSize(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d bytes", n)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // progress draws a batch's progress: a bar redrawn in place on a terminal,

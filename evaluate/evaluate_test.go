@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/recur-journal/recur/eval"
+	"github.com/recur-journal/recur/store"
 )
 
 func mustParse(t *testing.T, doc string) *Journal {
@@ -35,6 +36,7 @@ const tiny = `{"name": "tiny", "timezone": "America/Chicago",
    "correlations": [{"type": "person", "names": ["Dana", "my manager"]}, {"type": "location", "names": ["the office"]}]}]}`
 
 func TestDayIsTheWritersLocalDay(t *testing.T) {
+	t.Parallel()
 	j := mustParse(t, tiny)
 	// 04:10 UTC on 11 March is 23:10 on the 10th in Chicago (daylight time
 	// began on 8 March); 05:40 UTC on the 12th is 00:40 local, the new day.
@@ -50,7 +52,8 @@ func TestDayIsTheWritersLocalDay(t *testing.T) {
 }
 
 func TestMatchRule(t *testing.T) {
-	th := Thread{Kinds: []string{"trigger"}, Days: []string{"2026-03-01", "2026-03-02", "2026-03-03"}}
+	t.Parallel()
+	th := Thread{Kinds: []store.TagType{store.TagTrigger}, Days: []string{"2026-03-01", "2026-03-02", "2026-03-03"}}
 	for _, c := range []struct {
 		name string
 		p    FoundPattern
@@ -73,6 +76,7 @@ func TestMatchRule(t *testing.T) {
 // TestCardsGroupLoops: the patterns of one loop are one card, as the
 // patterns page shows them, so a loop found whole is no duplicate.
 func TestCardsGroupLoops(t *testing.T) {
+	t.Parallel()
 	deck := cards([]FoundPattern{
 		{ID: "a", Loop: "a", Name: "criticism from Dana"},
 		{ID: "b", Name: "deadlines"},
@@ -93,6 +97,7 @@ func TestCardsGroupLoops(t *testing.T) {
 }
 
 func TestScoreThreads(t *testing.T) {
+	t.Parallel()
 	j := mustParse(t, tiny)
 	days := []string{"2026-03-10", "2026-03-12", "2026-03-13"}
 	found := Found{Patterns: []FoundPattern{
@@ -132,6 +137,7 @@ func TestScoreThreads(t *testing.T) {
 }
 
 func TestScoreSituations(t *testing.T) {
+	t.Parallel()
 	j := mustParse(t, tiny)
 	e0 := j.Entries[0].Text // three sentences, labelled as one situation
 	second := strings.Index(e0, "I felt")
@@ -155,6 +161,7 @@ func TestScoreSituations(t *testing.T) {
 }
 
 func TestSentences(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		text string
 		want []string
@@ -175,6 +182,7 @@ func TestSentences(t *testing.T) {
 }
 
 func TestValidateRejectsLabelsOutsideTheEntry(t *testing.T) {
+	t.Parallel()
 	bad := strings.Replace(tiny, `"first": 1, "last": 3`, `"first": 1, "last": 4`, 1)
 	if _, err := Parse([]byte(bad)); err == nil || !strings.Contains(err.Error(), "does not fit its 3 sentences") {
 		t.Errorf("a situation past the last sentence: %v", err)
@@ -189,6 +197,7 @@ func TestValidateRejectsLabelsOutsideTheEntry(t *testing.T) {
 // promises: six weeks each, three languages between them, entries written
 // after midnight counted on the new day, and a lexicon beside each.
 func TestShippedJournals(t *testing.T) {
+	t.Parallel()
 	list, err := Shipped()
 	if err != nil {
 		t.Fatal(err)

@@ -56,17 +56,17 @@ type Thread struct {
 	Name string `json:"name"`
 	// Kinds are the pattern kinds that may stand for it (trigger,
 	// good_behaviour, bad_behaviour).
-	Kinds        []string      `json:"kinds"`
-	Days         []string      `json:"days"` // YYYY-MM-DD, local
-	Urgent       bool          `json:"urgent"`
-	Correlations []Correlation `json:"correlations"`
+	Kinds        []store.TagType `json:"kinds"`
+	Days         []string        `json:"days"` // YYYY-MM-DD, local
+	Urgent       bool            `json:"urgent"`
+	Correlations []Correlation   `json:"correlations"`
 }
 
 // Correlation is a person, location or activity a thread comes with; any
 // of its names counts.
 type Correlation struct {
-	Type  string   `json:"type"`
-	Names []string `json:"names"`
+	Type  store.TagType `json:"type"`
+	Names []string      `json:"names"`
 }
 
 // Parse reads and checks a labelled journal.

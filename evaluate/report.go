@@ -6,6 +6,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/recur-journal/recur/internal/english"
 )
 
 // Report is the outcome of one evaluation, written as JSON by --json.
@@ -138,7 +140,7 @@ func (r *Report) Print(w io.Writer) error {
 		for _, t := range j.Threads {
 			mark := "missed"
 			if t.Found {
-				mark = fmt.Sprintf("%d %s", t.Cards, plural(t.Cards, "card", "cards"))
+				mark = fmt.Sprintf("%d %s", t.Cards, english.Plural(t.Cards, "card", "cards"))
 			}
 			extra := ""
 			if t.Found && t.Urgent != t.FoundUrgent {
@@ -157,7 +159,7 @@ func (r *Report) Print(w io.Writer) error {
 		for _, p := range j.Unmatched {
 			fmt.Fprintf(w, "  no thread: %s (%s, %d days)\n", p.Name, strings.ReplaceAll(p.Kind, "_", " "), p.Days)
 		}
-		fmt.Fprintf(w, "Duplicates:      %d %s on more than one card\n", len(j.Duplicates), plural(len(j.Duplicates), "thread", "threads"))
+		fmt.Fprintf(w, "Duplicates:      %d %s on more than one card\n", len(j.Duplicates), english.Plural(len(j.Duplicates), "thread", "threads"))
 		fmt.Fprintf(w, "Urgent:          %d right, %d wrong\n", j.UrgentRight, j.UrgentWrong)
 		fmt.Fprintf(w, "Correlations:    %d of %d right\n", j.CorrelationsRight, j.Correlations)
 		b := j.Boundaries
@@ -173,10 +175,3 @@ func (r *Report) Print(w io.Writer) error {
 }
 
 func percent(f float64) string { return fmt.Sprintf("%.0f%%", f*100) }
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}

@@ -23,14 +23,17 @@ type FoundPattern struct {
 	ID           string
 	Loop         string // the id of the loop's lead; empty in no loop
 	Name         string
-	Kind         string
+	Kind         store.TagType
 	Urgent       bool
 	Days         []string // local YYYY-MM-DD days of the captures it rests on
 	Correlations []Tag
 }
 
 // Tag is a person, location or activity by type and name.
-type Tag struct{ Type, Name string }
+type Tag struct {
+	Type store.TagType
+	Name string
+}
 
 // FoundEntry is what the pipeline made of one entry.
 type FoundEntry struct {
@@ -123,7 +126,7 @@ func Score(j *Journal, f Found) JournalReport {
 			if slices.ContainsFunc(mine, func(p FoundPattern) bool { return hasCorrelation(p, c) }) {
 				tr.CorrelationsRight++
 			} else {
-				tr.MissingCorrelations = append(tr.MissingCorrelations, c.Type+": "+c.Names[0])
+				tr.MissingCorrelations = append(tr.MissingCorrelations, string(c.Type)+": "+c.Names[0])
 			}
 		}
 		for _, e := range j.Entries {
@@ -140,7 +143,7 @@ func Score(j *Journal, f Found) JournalReport {
 		if matched[i] {
 			r.MatchedPatterns++
 		} else {
-			r.Unmatched = append(r.Unmatched, PatternReport{Name: p.Name, Kind: p.Kind, Days: len(p.Days)})
+			r.Unmatched = append(r.Unmatched, PatternReport{Name: p.Name, Kind: string(p.Kind), Days: len(p.Days)})
 		}
 	}
 	r.Recall = share(r.ThreadsFound, len(j.Threads))
@@ -288,4 +291,4 @@ func jaccard(a, b []string) float64 {
 }
 
 // feelingTypes are the tag types of feelings.
-var feelingTypes = []string{store.TagPositiveFeeling, store.TagNegativeFeeling}
+var feelingTypes = []store.TagType{store.TagPositiveFeeling, store.TagNegativeFeeling}

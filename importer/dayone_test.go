@@ -18,6 +18,7 @@ func dayOneEntries(file string) []Entry {
 }
 
 func TestReadDayOne(t *testing.T) {
+	t.Parallel()
 	t.Run("JSON", func(t *testing.T) {
 		// The zone must not matter: Day One dates are UTC.
 		res := mustRead(t, "dayone/Journal.json", Options{Location: berlin(t)})
@@ -56,6 +57,7 @@ func TestReadDayOne(t *testing.T) {
 }
 
 func TestCleanDayOne(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ name, in, want string }{
 		{"Escapes", `1\. Done\! \(really\) \- \#1 \*not bold\*`, `1. Done! (really) - #1 *not bold*`},
 		{"EscapedBackslash", `a\\b \\. c`, `a\b \. c`},

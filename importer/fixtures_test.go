@@ -70,6 +70,7 @@ const tinyJPEG = "\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x
 // TestFixtures checks that the zip fixtures hold what their sources hold,
 // and writes them again with -update.
 func TestFixtures(t *testing.T) {
+	t.Parallel()
 	journal, err := os.ReadFile("testdata/dayone/Journal.json")
 	if err != nil {
 		t.Fatal(err)

@@ -93,6 +93,7 @@ func recurDoc(tb testing.TB, res *Result) []byte {
 }
 
 func TestReadRecur(t *testing.T) {
+	t.Parallel()
 	doc := []byte(`{"format": "recur-export", "version": 1, "captures": []}`)
 	t.Run("JSON", func(t *testing.T) {
 		res, err := Read("recur-export.json", doc, Options{})
@@ -157,6 +158,7 @@ func (spaces) Read(p []byte) (int, error) {
 // A Recur export over a limit is refused with the sentence that names the
 // limit: at once when it says its size, else by the read that goes past it.
 func TestReadRecurLimits(t *testing.T) {
+	t.Parallel()
 	head := `{"format": "recur-export", "version": 1, "captures": []`
 	t.Run("ErrClaimed", func(t *testing.T) {
 		// A zip whose header says the export is over the limit.
@@ -225,6 +227,7 @@ func (o *openLog) Open(name string) (fs.File, error) {
 }
 
 func TestReadFSSkipsUnread(t *testing.T) {
+	t.Parallel()
 	journal, err := os.ReadFile("testdata/dayone/Journal.json")
 	if err != nil {
 		t.Fatal(err)
@@ -258,6 +261,7 @@ func TestReadFSSkipsUnread(t *testing.T) {
 }
 
 func TestReadErrors(t *testing.T) {
+	t.Parallel()
 	long := "{" + strings.Repeat(" ", 100) + "}"
 	for _, c := range []struct {
 		name string
@@ -321,6 +325,7 @@ func TestReadErrors(t *testing.T) {
 func zipOf(tb testing.TB, files ...zipFile) string { return string(makeZip(tb, files...)) }
 
 func TestTooManyFiles(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("makes a zip of 100001 files")
 	}
@@ -335,6 +340,7 @@ func TestTooManyFiles(t *testing.T) {
 }
 
 func TestErrorString(t *testing.T) {
+	t.Parallel()
 	if got, want := (&Error{Source: "a.md", Message: "no date."}).Error(), "a.md: no date."; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
@@ -344,6 +350,7 @@ func TestErrorString(t *testing.T) {
 }
 
 func TestZipUnsafeNames(t *testing.T) {
+	t.Parallel()
 	data := makeZip(t,
 		zipFile{"../2024-01-02 escape.md", "Should not be read."},
 		zipFile{"/2024-01-03 absolute.md", "Nor this."},

@@ -6,6 +6,7 @@ import (
 )
 
 func TestReadJRNL(t *testing.T) {
+	t.Parallel()
 	res := mustRead(t, "jrnl.json", Options{Location: berlin(t)})
 	// Berlin is an hour ahead of UTC in winter and two from 31 March 2024.
 	checkResult(t, res, JRNL, 1, []Entry{
@@ -43,6 +44,7 @@ func TestReadJRNL(t *testing.T) {
 }
 
 func TestJoinTitle(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ title, body, want string }{
 		{"One line only.", "", "One line only."},
 		{"First sentence.", "Second sentence.", "First sentence. Second sentence."},

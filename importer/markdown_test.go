@@ -19,6 +19,7 @@ var markdownEntries = []Entry{
 }
 
 func TestReadMarkdown(t *testing.T) {
+	t.Parallel()
 	t.Run("Folder", func(t *testing.T) {
 		res, err := ReadFS(os.DirFS("testdata/markdown"), Options{Location: berlin(t)})
 		if err != nil {
@@ -78,6 +79,7 @@ func TestReadMarkdown(t *testing.T) {
 }
 
 func TestPathDate(t *testing.T) {
+	t.Parallel()
 	loc := berlin(t)
 	for _, c := range []struct {
 		path string
@@ -123,6 +125,7 @@ func TestPathDate(t *testing.T) {
 }
 
 func TestFrontMatterDate(t *testing.T) {
+	t.Parallel()
 	loc := berlin(t)
 	for _, c := range []struct{ in, want string }{
 		{"2024-01-05", "2024-01-05T11:00:00Z"},
@@ -146,6 +149,7 @@ func TestFrontMatterDate(t *testing.T) {
 }
 
 func TestFrontMatter(t *testing.T) {
+	t.Parallel()
 	meta, body := frontMatter("---\ntitle: \"Hello: world\" \ndate: 2024-01-05 # written late\ntags:\n  - a\n  - b\n---\nBody\n")
 	if got, want := meta["title"], "Hello: world"; got != want {
 		t.Errorf("title = %q, want %q", got, want)

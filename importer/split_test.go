@@ -36,6 +36,7 @@ func checkParts(t *testing.T, text string, max int, parts []string) {
 }
 
 func TestSplitText(t *testing.T) {
+	t.Parallel()
 	para := func(n int, word string) string { return strings.TrimSpace(strings.Repeat(word+" ", n)) }
 	for _, c := range []struct {
 		name string
@@ -66,6 +67,7 @@ func TestSplitText(t *testing.T) {
 }
 
 func TestReadLongEntry(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	for i := 1; i <= 30; i++ {
 		fmt.Fprintf(&b, "Paragraph %d. It was a long day, and I wrote about all of it.\n\n", i)

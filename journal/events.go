@@ -23,17 +23,17 @@ type Event struct {
 
 // CaptureEvent is a capture's status after a change.
 type CaptureEvent struct {
-	ID        string `json:"id"`
-	Status    string `json:"status"`
-	UpdatedAt string `json:"updated_at"` // UTC, six fractional digits, trailing Z
+	ID        string              `json:"id"`
+	Status    store.CaptureStatus `json:"status"`
+	UpdatedAt string              `json:"updated_at"` // UTC, six fractional digits, trailing Z
 }
 
 // PatternEvent is a pattern detection found, new or open again.
 type PatternEvent struct {
-	ID    string `json:"id"`
-	Name  string `json:"name"`
-	Kind  string `json:"kind"`  // trigger, good_behaviour or bad_behaviour
-	State string `json:"state"` // open or closed
+	ID    string             `json:"id"`
+	Name  string             `json:"name"`
+	Kind  store.TagType      `json:"kind"`  // trigger, good_behaviour or bad_behaviour
+	State store.PatternState `json:"state"` // open or closed
 }
 
 // SubscriberBuffer is how many events wait for a subscriber that reads
@@ -135,9 +135,5 @@ func (e *Events) CaptureChanged(c *store.Capture) {
 
 // PatternFound publishes a pattern that detection found.
 func (e *Events) PatternFound(p *store.Pattern) {
-	state := store.PatternOpen
-	if p.ClosedAt != nil {
-		state = store.PatternClosed
-	}
-	e.Publish(Event{Type: EventPattern, UserID: p.UserID, Data: PatternEvent{ID: p.ID, Name: p.Name, Kind: p.Kind, State: state}})
+	e.Publish(Event{Type: EventPattern, UserID: p.UserID, Data: PatternEvent{ID: p.ID, Name: p.Name, Kind: p.Kind, State: p.State()}})
 }

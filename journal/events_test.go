@@ -13,6 +13,7 @@ func captureEvent(user, id string) journal.Event {
 }
 
 func TestEventsGoToTheirUserOnly(t *testing.T) {
+	t.Parallel()
 	e := journal.NewEvents()
 	alice, stopA := e.Subscribe("alice")
 	defer stopA()
@@ -32,6 +33,7 @@ func TestEventsGoToTheirUserOnly(t *testing.T) {
 // A subscriber that does not read never holds up Publish: it keeps the
 // newest SubscriberBuffer events and loses the older ones.
 func TestSlowSubscriberLosesOldest(t *testing.T) {
+	t.Parallel()
 	e := journal.NewEvents()
 	ch, stop := e.Subscribe("alice")
 	defer stop()
@@ -49,6 +51,7 @@ func TestSlowSubscriberLosesOldest(t *testing.T) {
 }
 
 func TestSubscribersPerUserAreBounded(t *testing.T) {
+	t.Parallel()
 	e := journal.NewEvents()
 	var stops []func()
 	for range journal.MaxSubscribers {
@@ -77,6 +80,7 @@ func TestSubscribersPerUserAreBounded(t *testing.T) {
 }
 
 func TestCancelClosesAndStopsDelivery(t *testing.T) {
+	t.Parallel()
 	e := journal.NewEvents()
 	ch, stop := e.Subscribe("alice")
 	if !e.Watching("alice") {
@@ -93,6 +97,7 @@ func TestCancelClosesAndStopsDelivery(t *testing.T) {
 }
 
 func TestHighlightSnippet(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, in, want string }{
 		{"Marks", "a \x02cat\x03 sat", "a <mark>cat</mark> sat"},
 		{"EscapesText", "<b>\x02me\x03</b> & \"you\"", "&lt;b&gt;<mark>me</mark>&lt;/b&gt; &amp; &#34;you&#34;"},

@@ -16,6 +16,7 @@ import (
 // The patterns lock opens at detect.MinDays days of writing and says how
 // many more days it needs until then.
 func TestFeatureLockPatternsRule(t *testing.T) {
+	t.Parallel()
 	for written := 0; written <= detect.MinDays+2; written++ {
 		t.Run(fmt.Sprint(written), func(t *testing.T) {
 			var l FeatureLock
@@ -44,6 +45,7 @@ func TestFeatureLockPatternsRule(t *testing.T) {
 // without: progress counts each side up to that, and the reason names only
 // the side still short, in the right number.
 func TestFeatureLockPatternCorrelationsRule(t *testing.T) {
+	t.Parallel()
 	side := detect.MinSideDays
 	for _, tc := range []struct{ with, without int }{{0, 0}, {1, side}, {side, side - 1}, {side - 1, side - 1}, {side, side}, {side + 4, side + 9}} {
 		t.Run(fmt.Sprintf("%d/%d", tc.with, tc.without), func(t *testing.T) {
@@ -75,6 +77,7 @@ func TestFeatureLockPatternCorrelationsRule(t *testing.T) {
 
 // Without a scope, correlations wait for enough days for both sides.
 func TestFeatureLockCorrelationsRule(t *testing.T) {
+	t.Parallel()
 	need := 2 * detect.MinSideDays
 	for _, written := range []int{0, need - 1, need, need + 5} {
 		var l FeatureLock
@@ -91,6 +94,7 @@ func TestFeatureLockCorrelationsRule(t *testing.T) {
 // The flows lock opens with one flow, and its reason speaks of one pattern
 // when scoped and of all of them otherwise.
 func TestFeatureLockFlowsRule(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		n      int
 		scoped bool
@@ -115,6 +119,7 @@ func TestFeatureLockFlowsRule(t *testing.T) {
 // FindFeatureLock counts days in the user's timezone, and refuses bad input
 // with the field at fault.
 func TestFindFeatureLock(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	st := storetest.MustOpen(t)
 	u := storetest.MustCreateUser(t, st, "lock@example.com")

@@ -92,6 +92,7 @@ func captureCount(t *testing.T, st *store.Store, userID string) int {
 // allocates a small fraction of its size, and importing it still restores
 // every entry.
 func TestReadRecurExportStreams(t *testing.T) {
+	t.Parallel()
 	st := storetest.MustOpen(t)
 	const entries = 2100
 	name := exportFile(t, st, entries, 8000)
@@ -182,6 +183,7 @@ func TestReadRecurExportStreams(t *testing.T) {
 // the import with the sentence that names the limit, and nothing is
 // written.
 func TestImportRecurExportOverLimit(t *testing.T) {
+	t.Parallel()
 	st := storetest.MustOpen(t)
 	export, err := os.ReadFile(exportFile(t, st, 20, 500))
 	if err != nil {

@@ -35,6 +35,7 @@ func form(t *testing.T, files map[string]string) (string, io.Reader) {
 // An upload is read as the file itself or as a form, and what cannot be
 // read is an *importer.Error with a sentence, never an entry.
 func TestReadUpload(t *testing.T) {
+	t.Parallel()
 	opts := importer.Options{MaxText: store.CaptureMaxLength}
 	t.Run("File", func(t *testing.T) {
 		name, res, release, err := ReadUpload(Upload{ContentType: "text/markdown", Body: strings.NewReader(entryMarkdown)}, opts)
@@ -90,6 +91,7 @@ func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 // An Importer reads one upload per account at a time and a few in all;
 // beyond either it says which, and a slot comes back when its import ends.
 func TestImporterSlots(t *testing.T) {
+	t.Parallel()
 	st := storetest.MustOpen(t)
 	im := NewImporter(st, 2)
 	releaseA, err := im.acquire("a")

@@ -49,6 +49,7 @@ func uploads(t *testing.T) map[string]func() Upload {
 // An upload the disk has no room for is a *SpaceError with a sentence,
 // not a server error or bad input, and nothing of it stays in the spool.
 func TestSpoolfullDiskAfter(t *testing.T) {
+	t.Parallel()
 	for name, up := range uploads(t) {
 		t.Run(name, func(t *testing.T) {
 			sp := Spool{Dir: t.TempDir(), Writer: fullDiskAfter(100)}
@@ -101,6 +102,7 @@ func TestSpoolIgnoresTheTemporaryFolder(t *testing.T) {
 
 // Clear removes what an import cut short left in the spool.
 func TestSpoolClear(t *testing.T) {
+	t.Parallel()
 	sp := Spool{Dir: t.TempDir()}
 	if err := os.MkdirAll(filepath.Join(sp.Dir, "recur-import-1", "x"), 0o700); err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 // The span defaults to the TimelineDefaultDays days up to today, and bad or
 // out-of-order dates are refused under the field at fault.
 func TestTimelineSpan(t *testing.T) {
+	t.Parallel()
 	today := time.Date(2026, 5, 20, 23, 30, 0, 0, time.FixedZone("east", 10*3600))
 	t.Run("Default", func(t *testing.T) {
 		first, last, err := timelineSpan("", "", today)
@@ -56,6 +57,7 @@ func TestTimelineSpan(t *testing.T) {
 // there exactly once, across a daylight-saving change that skips midnight
 // (Santiago, 6 September 2026: 00:00 becomes 01:00).
 func TestTimelineDays(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	santiago, err := time.LoadLocation("America/Santiago")
 	if err != nil {
@@ -115,6 +117,7 @@ func TestTimelineDays(t *testing.T) {
 // mean valence of its feelings: across the pieces' seams, at both ends of
 // the year in a zone far from UTC, and on the last day a date can have.
 func TestYear(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	auckland, err := time.LoadLocation("Pacific/Auckland")
 	if err != nil {

@@ -188,9 +188,9 @@ func (c *captureCollector) Collect(ch chan<- prometheus.Metric) {
 		return
 	}
 	for _, status := range store.CaptureStatuses {
-		ch <- prometheus.MustNewConstMetric(c.byStatus, prometheus.GaugeValue, float64(st.ByStatus[status]), status)
+		ch <- prometheus.MustNewConstMetric(c.byStatus, prometheus.GaugeValue, float64(st.ByStatus[status]), string(status))
 	}
-	ch <- prometheus.MustNewConstMetric(c.depth, prometheus.GaugeValue, float64(st.ByStatus["queued"]))
+	ch <- prometheus.MustNewConstMetric(c.depth, prometheus.GaugeValue, float64(st.ByStatus[store.StatusQueued]))
 	age := 0.0
 	if !st.OldestQueued.IsZero() {
 		age = max(0, c.counter.Now().Sub(st.OldestQueued).Seconds())

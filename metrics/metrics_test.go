@@ -52,7 +52,7 @@ func activity(t *testing.T) (*metrics.Metrics, *fakeCounts) {
 	t.Helper()
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	counts := &fakeCounts{now: now, stats: store.CaptureStats{
-		ByStatus:     map[string]int{"queued": 3, "processing": 1, "processed": 10, "failed": 2},
+		ByStatus:     map[store.CaptureStatus]int{store.StatusQueued: 3, store.StatusProcessing: 1, store.StatusProcessed: 10, store.StatusFailed: 2},
 		OldestQueued: now.Add(-90 * time.Second),
 	}}
 	m := metrics.New(metrics.Options{Captures: counts})
@@ -129,6 +129,7 @@ next:
 
 // TestMetrics counts one of everything and reads each family back.
 func TestMetrics(t *testing.T) {
+	t.Parallel()
 	m, counts := activity(t)
 	fams := families(t, m)
 	for _, c := range []struct {
@@ -171,7 +172,7 @@ func TestMetrics(t *testing.T) {
 	}
 
 	t.Run("EmptyQueue", func(t *testing.T) {
-		counts.stats = store.CaptureStats{ByStatus: map[string]int{"queued": 0, "processing": 0, "processed": 4, "failed": 0}}
+		counts.stats = store.CaptureStats{ByStatus: map[store.CaptureStatus]int{store.StatusQueued: 0, store.StatusProcessing: 0, store.StatusProcessed: 4, store.StatusFailed: 0}}
 		fams := families(t, m)
 		if got := value(fams, "recur_queue_oldest_age_seconds"); got != 0 {
 			t.Errorf("oldest age with nothing queued = %v, want 0", got)
@@ -190,6 +191,7 @@ func TestMetrics(t *testing.T) {
 // TestPrivateRegistry: two Metrics never share a count, and neither
 // registers in Prometheus's global registry.
 func TestPrivateRegistry(t *testing.T) {
+	t.Parallel()
 	a := metrics.New(metrics.Options{})
 	b := metrics.New(metrics.Options{})
 	a.Sender(fakeSender{}).Send(context.Background(), mail.Message{})
@@ -201,6 +203,7 @@ func TestPrivateRegistry(t *testing.T) {
 // TestDashboard checks that deploy/grafana-dashboard.json is valid JSON and
 // that every query in it names metric families that exist.
 func TestDashboard(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("../deploy/grafana-dashboard.json")
 	if err != nil {
 		t.Fatal(err)
@@ -264,6 +267,7 @@ func TestDashboard(t *testing.T) {
 // TestBuildAndBackup: the build's facts are one series of value 1, and the
 // last backup's time, duration and size read back as they were observed.
 func TestBuildAndBackup(t *testing.T) {
+	t.Parallel()
 	m := metrics.New(metrics.Options{Build: metrics.Build{Version: "v1.2.3", Commit: "abc123", GoVersion: "go1.26.9"}})
 	fams := families(t, m)
 	if got := fams.series[`recur_build_info{commit="abc123",goversion="go1.26.9",version="v1.2.3"}`]; got != 1 {
@@ -289,6 +293,7 @@ func TestBuildAndBackup(t *testing.T) {
 // TestRoundBuckets: every histogram bucket's le label is a round number
 // (0.005, never 0.015000000000000001), as a person reads it on a dashboard.
 func TestRoundBuckets(t *testing.T) {
+	t.Parallel()
 	m, _ := activity(t)
 	rec := httptest.NewRecorder()
 	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))

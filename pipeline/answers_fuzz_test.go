@@ -138,11 +138,11 @@ func FuzzExtractAnswer(f *testing.F) {
 			t.Fatalf("%d tag lists for %d segments", len(tags), n)
 		}
 		for i, seg := range tags {
-			count := map[string]int{}
+			count := map[store.TagType]int{}
 			seen := map[string]bool{}
 			for _, tag := range seg {
 				count[tag.Type]++
-				key := tag.Type + "\x00" + strings.ToLower(tag.Name) + "\x00" + tag.FeelingID
+				key := string(tag.Type) + "\x00" + strings.ToLower(tag.Name) + "\x00" + tag.FeelingID
 				if seen[key] {
 					t.Fatalf("segment %d has %s %q twice", i, tag.Type, tag.Name)
 				}
@@ -189,8 +189,8 @@ func FuzzCategoriseAnswer(f *testing.F) {
 		"cg1": {"cg1", store.Category{ID: "c-running", Kind: store.TagGoodBehaviour, Name: "running"}, 0},
 	}
 	valence := map[string]int{"c-trains": -1, "c-praise": 1}
-	existing := map[string][]store.Category{store.TagTrigger: {offers["ct1"].cat, {ID: "c-work", Kind: store.TagTrigger, Name: "criticism at work", Rejected: true}}}
-	ids := map[string]string{"c-trains": store.TagTrigger, "c-praise": store.TagTrigger, "c-running": store.TagGoodBehaviour, "c-work": store.TagTrigger}
+	existing := map[store.TagType][]store.Category{store.TagTrigger: {offers["ct1"].cat, {ID: "c-work", Kind: store.TagTrigger, Name: "criticism at work", Rejected: true}}}
+	ids := map[string]store.TagType{"c-trains": store.TagTrigger, "c-praise": store.TagTrigger, "c-running": store.TagGoodBehaviour, "c-work": store.TagTrigger}
 	f.Fuzz(func(t *testing.T, content string) {
 		r := &runner{categories: existing}
 		placed, err := r.place(content, items, offers)

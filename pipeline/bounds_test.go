@@ -14,6 +14,7 @@ import (
 // situation, past the schema's maxItems of 6, is asked again, and when it
 // keeps doing so the capture fails with its text only and no name stored.
 func TestOverlongAnswerNotStored(t *testing.T) {
+	t.Parallel()
 	persons := make([]string, 3000)
 	for i := range persons {
 		persons[i] = fmt.Sprintf("person %d", i)

@@ -49,7 +49,7 @@ const situationChars = 240
 // valenceOf).
 type item struct {
 	ref       string
-	kind      string
+	kind      store.TagType
 	name      string
 	situation string
 	valence   int
@@ -63,7 +63,7 @@ type offer struct {
 	valence int
 }
 
-var kindPrefix = map[string]string{store.TagTrigger: "t", store.TagGoodBehaviour: "g", store.TagBadBehaviour: "b"}
+var kindPrefix = map[store.TagType]string{store.TagTrigger: "t", store.TagGoodBehaviour: "g", store.TagBadBehaviour: "b"}
 
 // valenceOf is 1 when a situation's feelings are all pleasant, -1 when they
 // are all unpleasant, and 0 when they are mixed or there are none.
@@ -101,7 +101,7 @@ func newItems(text string, spans []span, tags [][]store.NewTag, names known) ([]
 			if old, ok := names[t.Type][strings.ToLower(t.Name)]; ok && old.Category != nil {
 				continue
 			}
-			key := t.Type + "\x00" + strings.ToLower(t.Name)
+			key := string(t.Type) + "\x00" + strings.ToLower(t.Name)
 			if ref, ok := refs[key]; ok {
 				if it := &items[at[ref]]; it.valence != valence {
 					it.valence = 0
@@ -122,7 +122,7 @@ func newItems(text string, spans []span, tags [][]store.NewTag, names known) ([]
 func (r *runner) categorise(ctx context.Context, items []item) (map[string]store.NewTag, error) {
 	var user strings.Builder
 	offers := map[string]offer{}
-	for _, kind := range []string{store.TagTrigger, store.TagGoodBehaviour, store.TagBadBehaviour} {
+	for _, kind := range []store.TagType{store.TagTrigger, store.TagGoodBehaviour, store.TagBadBehaviour} {
 		var mine []item
 		for _, it := range items {
 			if it.kind == kind {
@@ -144,7 +144,7 @@ func (r *runner) categorise(ctx context.Context, items []item) (map[string]store
 		if err != nil {
 			return nil, err
 		}
-		label := strings.ReplaceAll(kind, "_", " ")
+		label := kindWords(kind)
 		// Existing categories are listed by the valence of their situations,
 		// so the rule that pleasant and unpleasant never share one can be
 		// followed; place holds the model to it.
@@ -241,13 +241,13 @@ func (r *runner) place(content string, items []item, offers map[string]offer) (m
 			return nil, unusablef("item %s has neither an offered category nor a new name", it.ref)
 		}
 		c, exists := r.categoryByName(it.kind, name)
-		if name == "" || founded[it.kind+"\x00"+strings.ToLower(name)]*it.valence < 0 || exists && valence[c.ID]*it.valence < 0 {
+		if name == "" || founded[string(it.kind)+"\x00"+strings.ToLower(name)]*it.valence < 0 || exists && valence[c.ID]*it.valence < 0 {
 			// The item founds a category named as itself, unless even
 			// that name is taken.
 			name = categoryName(shorten(it.name, 60), proper)
 			c, exists = r.categoryByName(it.kind, name)
 		}
-		if key := it.kind + "\x00" + strings.ToLower(name); founded[key] == 0 {
+		if key := string(it.kind) + "\x00" + strings.ToLower(name); founded[key] == 0 {
 			founded[key] = it.valence
 		}
 		nt.NewCategory = name
@@ -265,7 +265,7 @@ func (r *runner) place(content string, items []item, offers map[string]offer) (m
 }
 
 // categoryByName finds one of the user's categories of the kind by name.
-func (r *runner) categoryByName(kind, name string) (store.Category, bool) {
+func (r *runner) categoryByName(kind store.TagType, name string) (store.Category, bool) {
 	for _, c := range r.categories[kind] {
 		if strings.EqualFold(c.Name, name) {
 			return c, true
@@ -278,7 +278,7 @@ func (r *runner) categoryByName(kind, name string) (store.Category, bool) {
 // they are few, otherwise the nearest to each item by embedding. Rejected
 // categories are offered like the others: what means the same joins them,
 // and they stay out of patterns.
-func (r *runner) candidates(ctx context.Context, kind string, items []item) ([]store.Category, error) {
+func (r *runner) candidates(ctx context.Context, kind store.TagType, items []item) ([]store.Category, error) {
 	cats := r.categories[kind]
 	if len(cats) <= shortlistAbove {
 		return cats, nil

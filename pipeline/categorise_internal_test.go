@@ -21,6 +21,7 @@ func assignments(pairs ...[3]string) string {
 // A new category's name is lower case, but a word the item or its
 // situation capitalises where no sentence begins keeps its capitals.
 func TestPlaceKeepsProperNames(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, item, situation, answer, want string
 	}{
@@ -30,7 +31,7 @@ func TestPlaceKeepsProperNames(t *testing.T) {
 		{"Possessive", "Jonas's deadline", "Then Jonas's deadline moved.", "jonas's deadlines", "Jonas's deadlines"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r := &runner{categories: map[string][]store.Category{}}
+			r := &runner{categories: map[store.TagType][]store.Category{}}
 			items := []item{{ref: "t1", kind: store.TagTrigger, name: c.item, situation: c.situation}}
 			placed, err := r.place(assignments([3]string{"t1", "", c.answer}), items, map[string]offer{})
 			if err != nil {
@@ -47,10 +48,11 @@ func TestPlaceKeepsProperNames(t *testing.T) {
 // offered one, not one founded earlier in the same answer. The item founds
 // a category named as itself instead. Mixed or unknown valence joins.
 func TestPlaceKeepsValencesApart(t *testing.T) {
+	t.Parallel()
 	work := store.Category{ID: "c-work", Kind: store.TagTrigger, Name: "criticism at work"}
 	calls := store.Category{ID: "c-calls", Kind: store.TagTrigger, Name: "calls from Mum"}
 	offers := map[string]offer{"ct1": {"ct1", work, -1}, "ct2": {"ct2", calls, 0}}
-	r := &runner{categories: map[string][]store.Category{store.TagTrigger: {work, calls}}}
+	r := &runner{categories: map[store.TagType][]store.Category{store.TagTrigger: {work, calls}}}
 	items := []item{
 		{ref: "t1", kind: store.TagTrigger, name: "praise from my boss", situation: "My boss praised the report.", valence: 1},
 		{ref: "t2", kind: store.TagTrigger, name: "a call from Mum", situation: "Mum called. Lovely chat.", valence: 1},
@@ -82,6 +84,7 @@ func TestPlaceKeepsValencesApart(t *testing.T) {
 
 // The situation shown with an item is bounded, cut at a space.
 func TestNewItemsSituation(t *testing.T) {
+	t.Parallel()
 	text := "Mum called about Christmas. " + strings.Repeat("I listened and said little about it all. ", 10)
 	spans := []span{{0, len(text)}}
 	tags := [][]store.NewTag{{
@@ -89,7 +92,7 @@ func TestNewItemsSituation(t *testing.T) {
 		{Type: store.TagNegativeFeeling, Name: "guilty", FeelingID: "guilty"},
 	}}
 	items, refs := newItems(text, spans, tags, known{})
-	if len(items) != 1 || refs[store.TagTrigger+"\x00mum asking about christmas"] != "t1" {
+	if len(items) != 1 || refs[string(store.TagTrigger)+"\x00mum asking about christmas"] != "t1" {
 		t.Fatalf("items %+v, refs %v", items, refs)
 	}
 	s := items[0].situation

@@ -42,6 +42,7 @@ func triggerCategory(t *testing.T, c *store.Capture) string {
 // pleasant situation does not join a category whose situations were all
 // unpleasant, even when the model puts it there.
 func TestCategoriseValence(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, text, want string
 	}{
@@ -49,6 +50,7 @@ func TestCategoriseValence(t *testing.T) {
 		{"OppositeValenceFoundsItsOwn", "My boss yelled across the office. I felt calm and proud.", "harsh words from my boss"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			e := newEnv(t, func(o *pipeline.Options) { o.Workers = 0 })
 			e.processed("My boss criticised my report. I felt anxious.")
 			if got := triggerCategory(t, e.processed(c.text)); got != c.want {

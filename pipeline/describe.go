@@ -143,7 +143,7 @@ func (u describeUnit) loopLine() string {
 		"what sets it off, how it feels and what the writer tends to do then.\n", u.lead.Name, kindWords(u.lead.Kind), strings.Join(parts, ", "))
 }
 
-func kindWords(kind string) string { return strings.ReplaceAll(kind, "_", " ") }
+func kindWords(kind store.TagType) string { return strings.ReplaceAll(string(kind), "_", " ") }
 
 // describeUnits groups the patterns that need a description (list) by
 // loop: a loop needs one when any of its patterns does, or when its

@@ -8,6 +8,7 @@ import (
 
 // A refused description says which of its rules it broke.
 func TestDescriptionRefusalReasons(t *testing.T) {
+	t.Parallel()
 	for text, want := range map[string]string{
 		`You call it "fine" when it is not.`:              "description quotes (\")",
 		"Your mother calls and you feel “guilty”.":        "description quotes (“)",

@@ -2,12 +2,14 @@ package pipeline_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ollama/ollama/api"
 
+	"github.com/recur-journal/recur/internal/wait"
 	"github.com/recur-journal/recur/pipeline/fakeollama"
 	"github.com/recur-journal/recur/store"
 )
@@ -35,8 +37,10 @@ func describedEnv(t *testing.T) (*env, string) {
 }
 
 func TestDescribe(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	t.Run("Written", func(t *testing.T) {
+		t.Parallel()
 		e, id := describedEnv(t)
 		p, _ := e.store.FindPattern(ctx, e.user.ID, id)
 		if !strings.HasPrefix(p.Description, "This keeps coming back for you: criticism at work.") || p.DescriptionLocale != "en" {
@@ -54,28 +58,24 @@ func TestDescribe(t *testing.T) {
 		}
 	})
 	t.Run("RewrittenWhenLocaleChanges", func(t *testing.T) {
+		t.Parallel()
 		e, id := describedEnv(t)
 		if err := e.store.PutSetting(ctx, e.user.ID, &store.Setting{Key: "app_locale", Value: "pt-PT"}); err != nil {
 			t.Fatal(err)
 		}
 		e.start()
 		e.pipe.Redescribe(e.user.ID)
-		deadline := time.Now().Add(5 * time.Second)
-		for {
-			p, _ := e.store.FindPattern(ctx, e.user.ID, id)
-			if p.DescriptionLocale == "pt-PT" {
-				if !strings.HasPrefix(p.Description, "Isto volta muitas vezes") {
-					t.Fatalf("description = %q, want Portuguese", p.Description)
-				}
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("description still in %q after 5s", p.DescriptionLocale)
-			}
-			time.Sleep(10 * time.Millisecond)
+		var p *store.Pattern
+		wait.Eventually(t, 5*time.Second, "the description written again in pt-PT", func() bool {
+			p, _ = e.store.FindPattern(ctx, e.user.ID, id)
+			return p.DescriptionLocale == "pt-PT"
+		}, func() string { return fmt.Sprintf("it is in %q", p.DescriptionLocale) })
+		if !strings.HasPrefix(p.Description, "Isto volta muitas vezes") {
+			t.Fatalf("description = %q, want Portuguese", p.Description)
 		}
 	})
 	t.Run("UngroundedRefused", func(t *testing.T) {
+		t.Parallel()
 		e, id := describedEnv(t)
 		// Another capture names Sam; a description of the boss pattern may not.
 		if err := e.store.PutSetting(ctx, e.user.ID, &store.Setting{Key: "app_locale", Value: "en-GB"}); err != nil {
@@ -102,6 +102,7 @@ func TestDescribe(t *testing.T) {
 // meaning joins its rejected category, which keeps its name, and no new
 // pattern or category grows from it.
 func TestRejectedTopicLeftAlone(t *testing.T) {
+	t.Parallel()
 	e, id := describedEnv(t)
 	ctx := context.Background()
 	if _, err := e.store.ReviewPattern(ctx, e.user.ID, id, store.PatternRejected); err != nil {

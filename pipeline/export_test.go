@@ -40,7 +40,7 @@ func patternStates(t *testing.T, s *store.Store, userID string) []string {
 	}
 	var out []string
 	for _, p := range list {
-		out = append(out, p.Name+" "+p.Status)
+		out = append(out, p.Name+" "+string(p.Status))
 	}
 	slices.Sort(out)
 	return out
@@ -51,6 +51,7 @@ func patternStates(t *testing.T, s *store.Store, userID string) []string {
 // record for record; into the same instance under new ids; into an
 // account that has the entries, it adds nothing.
 func TestExportRoundTrip(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	e := runJournal(t)
 	list, _, err := e.store.ListPatterns(ctx, e.user.ID, store.Page{Page: 1, Limit: 100})

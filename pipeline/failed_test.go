@@ -9,6 +9,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 
+	"github.com/recur-journal/recur/internal/wait"
 	"github.com/recur-journal/recur/pipeline"
 	"github.com/recur-journal/recur/pipeline/detect"
 	"github.com/recur-journal/recur/pipeline/fakeollama"
@@ -21,6 +22,7 @@ import (
 // nothing else, the pattern stops counting it and closes (two days are no
 // pattern), and the batch counts one failed and two processed.
 func TestFailedRunKeepsOnlyText(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.pipe = e.newPipeline(func(o *pipeline.Options) { o.Detector = detect.NewDetector(e.store, nil) })
 	ctx := context.Background()
@@ -46,12 +48,10 @@ func TestFailedRunKeepsOnlyText(t *testing.T) {
 	// Detection runs just after each run commits: wait for the third.
 	var list []store.Pattern
 	var err error
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	wait.Poll(5*time.Second, func() bool {
 		list, _, err = e.store.ListPatterns(ctx, e.user.ID, store.Page{Page: 1, Limit: 100})
-		if err != nil || (len(list) == 1 && list[0].CapturesCount == 3) {
-			break
-		}
-	}
+		return err != nil || (len(list) == 1 && list[0].CapturesCount == 3)
+	})
 	if err != nil || len(list) != 1 || list[0].CapturesCount != 3 || list[0].ClosedAt != nil {
 		t.Fatalf("patterns after three late trains = %+v (%v), want one open, of three captures", list, err)
 	}

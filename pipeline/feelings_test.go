@@ -13,6 +13,7 @@ import (
 // vocabulary feeling, counts as that feeling; a word that is neither is
 // dropped; none of them makes the answer unusable.
 func TestExtractFeelingWords(t *testing.T) {
+	t.Parallel()
 	feelings := vocabulary()
 	content := `{"situations":[` +
 		situationJSON(1, map[string]any{"feelings": []string{"Happy"}}) + `,` +
@@ -40,6 +41,7 @@ func TestExtractFeelingWords(t *testing.T) {
 // vocabulary word (the vocabulary would win), and is written in the form it
 // is looked up by.
 func TestFeelingSynonyms(t *testing.T) {
+	t.Parallel()
 	s := storetest.MustOpen(t)
 	list, err := s.Feelings(context.Background())
 	if err != nil {

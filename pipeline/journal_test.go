@@ -65,6 +65,7 @@ func drain(t testing.TB, p *pipeline.Pipeline) {
 // pipeline, detection included, and checks it ends with the patterns,
 // correlations and flows a reader of that journal would name.
 func TestJournal(t *testing.T) {
+	t.Parallel()
 	e := runJournal(t)
 	ctx := context.Background()
 	list, _, err := e.store.ListPatterns(ctx, e.user.ID, store.Page{Page: 1, Limit: 100})
@@ -130,7 +131,7 @@ func TestJournal(t *testing.T) {
 	}
 	corr := map[string]bool{}
 	for _, c := range detail.Correlations {
-		corr[c.Tag.Type+":"+c.Tag.Name] = true
+		corr[string(c.Tag.Type)+":"+c.Tag.Name] = true
 	}
 	for _, c := range []string{"person:my boss", "location:the office"} {
 		if !corr[c] {

@@ -43,6 +43,7 @@ func detectingEnv(t *testing.T) (*env, time.Time) {
 // A loop of three patterns (criticised, then skipping lunch and snapping)
 // gets one description, from one model call, for all three.
 func TestDescribeLoop(t *testing.T) {
+	t.Parallel()
 	e, now := detectingEnv(t)
 	ctx := context.Background()
 	process := func(text string, at time.Time) {

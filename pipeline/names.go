@@ -23,21 +23,21 @@ const embedBatch = 64
 
 // nameTypes are the types whose existing names are offered to the extract
 // step, in the order the prompt lists them.
-var nameTypes = []string{store.TagPerson, store.TagLocation, store.TagActivity, store.TagTrigger, store.TagGoodBehaviour, store.TagBadBehaviour}
+var nameTypes = []store.TagType{store.TagPerson, store.TagLocation, store.TagActivity, store.TagTrigger, store.TagGoodBehaviour, store.TagBadBehaviour}
 
 // offeredNames returns, per type, the user's existing names to put before
 // the extract step: every name the text mentions as whole words, then the
 // ones nearest to the text by embedding, up to namesEach in all. A type
 // with at most namesEach names offers them all, and needs no embedding.
 // The text is embedded at most once; names are embedded once and stored.
-func (r *runner) offeredNames(ctx context.Context, text string, existing []store.Tag) (map[string][]string, error) {
-	byType := map[string][]store.Tag{}
+func (r *runner) offeredNames(ctx context.Context, text string, existing []store.Tag) (map[store.TagType][]string, error) {
+	byType := map[store.TagType][]store.Tag{}
 	for _, t := range existing {
 		byType[t.Type] = append(byType[t.Type], t)
 	}
-	out := map[string][]string{}
+	out := map[store.TagType][]string{}
 	mentioned := map[string]bool{} // tag ids
-	var wanting []string           // types that want their nearest names
+	var wanting []store.TagType    // types that want their nearest names
 	folded := fold(text)
 	for _, typ := range nameTypes {
 		tags := byType[typ]
@@ -85,7 +85,7 @@ func (r *runner) offeredNames(ctx context.Context, text string, existing []store
 // another embedding model), are embedded now and stored, embedBatch at a
 // time; the text goes with the first batch, so that a journal whose names
 // are all embedded makes one call.
-func (r *runner) nameEmbeddings(ctx context.Context, text string, types []string, byType map[string][]store.Tag) (map[string][]float32, []float32, error) {
+func (r *runner) nameEmbeddings(ctx context.Context, text string, types []store.TagType, byType map[store.TagType][]store.Tag) (map[string][]float32, []float32, error) {
 	vecs, err := r.store.TagEmbeddings(ctx, r.capture.UserID, types...)
 	if err != nil {
 		return nil, nil, err

@@ -17,7 +17,7 @@ import (
 // decadeNames are the pools a ten-year journal's names are drawn from: a
 // few hundred of each type, made of ordinary words so that they cost what
 // real names cost in a prompt.
-func decadeNames() map[string][]string {
+func decadeNames() map[store.TagType][]string {
 	cross := func(as, bs []string) []string {
 		var out []string
 		for _, a := range as {
@@ -40,7 +40,7 @@ func decadeNames() map[string][]string {
 	helps := []string{"a walk", "a break", "a plan", "tea", "a nap", "a list", "a swim", "a bath", "help", "a call", "a day off", "an early night", "a long talk", "a budget", "a stretch"}
 	harmed := []string{"skipped", "put off", "ignored", "snapped at", "scrolled through", "cancelled", "forgot", "avoided"}
 	harms := []string{"lunch", "the gym", "the dishes", "my partner", "the news", "plans", "my pills", "the doctor", "emails", "bedtime", "breakfast", "a friend", "the kids", "work", "the budget"}
-	return map[string][]string{
+	return map[store.TagType][]string{
 		store.TagPerson:        cross(given, family),
 		store.TagLocation:      cross(kinds, places),
 		store.TagActivity:      cross(doings, when),

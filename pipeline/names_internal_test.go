@@ -6,6 +6,7 @@ import (
 )
 
 func TestMentions(t *testing.T) {
+	t.Parallel()
 	text := fold("Carmen's call came while I was at The  Canal.\nThen Dr. Yilmaz, and a café in Köln.")
 	for _, tc := range []struct {
 		name string
@@ -29,6 +30,7 @@ func TestMentions(t *testing.T) {
 }
 
 func TestNearest(t *testing.T) {
+	t.Parallel()
 	vecs := [][]float32{{0, 1}, {1, 0}, {1, 1}, {-1, 0}, {1, 0}}
 	got := nearest([]float32{1, 0}, len(vecs), func(i int) []float32 { return vecs[i] }, 3)
 	if want := []int{1, 4, 2}; !slices.Equal(got, want) {

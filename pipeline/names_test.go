@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recur-journal/recur/internal/wait"
 	"github.com/recur-journal/recur/pipeline/fakeollama"
 	"github.com/recur-journal/recur/pipeline/scripted"
 	"github.com/recur-journal/recur/store"
@@ -18,11 +19,11 @@ import (
 const offeredEach = 8
 
 // headerTypes are the tag types the extract prompt offers names of.
-var headerTypes = []string{store.TagPerson, store.TagLocation, store.TagActivity, store.TagTrigger, store.TagGoodBehaviour, store.TagBadBehaviour}
+var headerTypes = []store.TagType{store.TagPerson, store.TagLocation, store.TagActivity, store.TagTrigger, store.TagGoodBehaviour, store.TagBadBehaviour}
 
 // seedNames commits one old capture holding the given names of each type,
 // as a journal that has used them would.
-func (e *env) seedNames(names map[string][]string) {
+func (e *env) seedNames(names map[store.TagType][]string) {
 	e.t.Helper()
 	ctx := context.Background()
 	old := &store.Capture{UserID: e.user.ID, Original: "an old entry", OccurredAt: e.store.Now().AddDate(-1, 0, 0)}
@@ -79,9 +80,9 @@ func wordEmbedding(fake *fakeollama.Server) {
 
 // extractHeaders returns, for each extract call so far, the names offered
 // per type, read from the "Names the writer already uses" header.
-func extractHeaders(t *testing.T, fake *fakeollama.Server) []map[string][]string {
+func extractHeaders(t *testing.T, fake *fakeollama.Server) []map[store.TagType][]string {
 	t.Helper()
-	var out []map[string][]string
+	var out []map[store.TagType][]string
 	for _, call := range fake.Calls() {
 		if call.Request == nil || scripted.Step(call.Request) != "extract" {
 			continue
@@ -91,9 +92,9 @@ func extractHeaders(t *testing.T, fake *fakeollama.Server) []map[string][]string
 		if !ok || !strings.HasPrefix(head, "Names the writer already uses:\n") {
 			t.Fatalf("extract prompt without its names header:\n%s", user)
 		}
-		offered := map[string][]string{}
+		offered := map[store.TagType][]string{}
 		for _, typ := range headerTypes {
-			label := strings.ReplaceAll(typ, "_", " ") + "s: "
+			label := strings.ReplaceAll(string(typ), "_", " ") + "s: "
 			i := strings.Index(head, "\n"+label)
 			if i < 0 {
 				t.Fatalf("the header lacks a line for %s:\n%s", typ, head)
@@ -112,12 +113,14 @@ func extractHeaders(t *testing.T, fake *fakeollama.Server) []map[string][]string
 }
 
 func TestExtractNames(t *testing.T) {
+	t.Parallel()
 	t.Run("NearestOfHundreds", func(t *testing.T) {
+		t.Parallel()
 		e := newEnv(t)
 		wordEmbedding(e.fake)
-		names := map[string][]string{}
+		names := map[store.TagType][]string{}
 		for _, typ := range headerTypes {
-			names[typ] = fillers(strings.ReplaceAll(typ, "_", ""), 200)
+			names[typ] = fillers(strings.ReplaceAll(string(typ), "_", ""), 200)
 		}
 		// Nine persons share two words each with the entry, out of order:
 		// nearer by embedding than "Carmen", which the entry mentions (in
@@ -136,7 +139,7 @@ func TestExtractNames(t *testing.T) {
 				t.Errorf("%d %s names offered of %d, want %d", got, typ, len(names[typ]), offeredEach)
 			}
 		}
-		for typ, want := range map[string][]string{store.TagPerson: {"Carmen"}, store.TagLocation: {"The Canal", "canal towpath"}} {
+		for typ, want := range map[store.TagType][]string{store.TagPerson: {"Carmen"}, store.TagLocation: {"The Canal", "canal towpath"}} {
 			for _, n := range want {
 				if !contains(offered[typ], n) {
 					t.Errorf("%s %q not offered; offered %q", typ, n, offered[typ])
@@ -151,9 +154,10 @@ func TestExtractNames(t *testing.T) {
 	})
 
 	t.Run("EmbeddedOnce", func(t *testing.T) {
+		t.Parallel()
 		e := newEnv(t)
 		wordEmbedding(e.fake)
-		e.seedNames(map[string][]string{store.TagPerson: fillers("person", 150), store.TagActivity: fillers("activity", 150)})
+		e.seedNames(map[store.TagType][]string{store.TagPerson: fillers("person", 150), store.TagActivity: fillers("activity", 150)})
 		e.start()
 		e.waitStatus(e.capture("Lunch alone today. I felt calm.").ID, store.StatusProcessed)
 		ctx := context.Background()
@@ -190,9 +194,10 @@ func TestExtractNames(t *testing.T) {
 	})
 
 	t.Run("FewNamesNoEmbedding", func(t *testing.T) {
+		t.Parallel()
 		e := newEnv(t)
 		few := []string{"Anna", "Jonas", "Mika"}
-		e.seedNames(map[string][]string{store.TagPerson: few})
+		e.seedNames(map[store.TagType][]string{store.TagPerson: few})
 		e.start()
 		e.waitStatus(e.capture("A quiet walk. I felt calm.").ID, store.StatusProcessed)
 		if st := e.fake.Stats(); st.EmbedCalls != 0 {
@@ -207,16 +212,13 @@ func TestExtractNames(t *testing.T) {
 	})
 
 	t.Run("EmbedFaultWaits", func(t *testing.T) {
+		t.Parallel()
 		e := newEnv(t)
-		e.seedNames(map[string][]string{store.TagLocation: fillers("place", 50)})
+		e.seedNames(map[store.TagType][]string{store.TagLocation: fillers("place", 50)})
 		e.fake.SetModels("qwen2.5:7b") // the embedding model is not pulled
 		e.start()
 		c := e.capture("A walk by the river. I felt calm.")
-		for deadline := time.Now().Add(10 * time.Second); !e.pipe.Waiting(); time.Sleep(10 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatal("analysis did not wait after the embed call failed")
-			}
-		}
+		wait.Eventually(t, 10*time.Second, "analysis waits after the embed call failed", e.pipe.Waiting, nil)
 		got, err := e.store.FindCapture(context.Background(), e.user.ID, c.ID)
 		if err != nil {
 			t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 )
 
 func TestNightlyDue(t *testing.T) {
+	t.Parallel()
 	utc := func(s string) time.Time {
 		v, err := time.Parse(time.RFC3339, s)
 		if err != nil {
@@ -68,6 +69,7 @@ func TestNightlyDue(t *testing.T) {
 // The sweep's schedule meets midnight in every zone whose offset is a
 // whole number of quarter hours, within the quarter.
 func TestNightlyScheduleMeetsEveryOffset(t *testing.T) {
+	t.Parallel()
 	sched, err := cron.ParseStandard(NightlySchedule)
 	if err != nil {
 		t.Fatal(err)
@@ -83,6 +85,7 @@ func TestNightlyScheduleMeetsEveryOffset(t *testing.T) {
 }
 
 func TestNightly(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := time.Date(2026, 11, 22, 0, 5, 0, 0, time.UTC) // 05:35 in Kolkata, 00:05 in Lisbon
 	s := storetest.MustOpenAt(t, filepath.Join(t.TempDir(), "n.db"), func() time.Time { return now })

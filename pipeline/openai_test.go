@@ -54,6 +54,7 @@ var plainRequest = pipeline.ChatRequest{Step: "check", MaxTokens: 20, System: "R
 // two parts, temperature 0, a fixed seed and the token limit; and what it
 // reads back: the content and the usage.
 func TestOpenAIRequest(t *testing.T) {
+	t.Parallel()
 	f := fakeopenai.New(t)
 	f.RequireKey(testKey)
 	f.OnChat(func(*fakeopenai.ChatRequest) fakeopenai.Reply { return fakeopenai.Reply{Content: `{"ok": true}`} })
@@ -101,6 +102,7 @@ func TestOpenAIRequest(t *testing.T) {
 // with backoff, after the wait the server asked for), or an answer cut
 // off at the token limit (unusable).
 func TestOpenAIErrors(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	reply := func(r fakeopenai.Reply) *fakeopenai.Server {
 		f := fakeopenai.New(t)
@@ -197,6 +199,7 @@ func TestOpenAIErrors(t *testing.T) {
 // its tags, and one whose extract answers are always cut off at the token
 // limit fails after the first try and two retries.
 func TestOpenAIProviderRun(t *testing.T) {
+	t.Parallel()
 	f := fakeopenai.New(t)
 	f.RequireKey(testKey)
 	lex, err := scripted.Load("testdata/lexicon.json")

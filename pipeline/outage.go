@@ -21,6 +21,26 @@ type Outage struct {
 	LastError string
 }
 
+// Clock is the time the outage gate keeps its backoff by: the real clock
+// (nil in Options), or one a test moves by hand.
+type Clock interface {
+	Now() time.Time
+	// Sleep waits until d has passed on the clock, wake is closed or ctx
+	// ends; in the last case it returns ctx's error.
+	Sleep(ctx context.Context, d time.Duration, wake <-chan struct{}) error
+}
+
+// wallClock is the real clock.
+type wallClock struct{}
+
+var _ Clock = wallClock{}
+
+func (wallClock) Now() time.Time { return time.Now() }
+
+func (wallClock) Sleep(ctx context.Context, d time.Duration, wake <-chan struct{}) error {
+	return sleep(ctx, wake, d)
+}
+
 // gate is the one switch every worker passes before it claims a capture.
 // While calls to the model fail it is shut: workers wait on it without
 // touching the database, and one of them at a time is let through as the
@@ -30,6 +50,7 @@ type Outage struct {
 // it works. The first call that succeeds opens the gate for every worker.
 type gate struct {
 	base, max time.Duration
+	clock     Clock
 	log       *slog.Logger
 
 	mu       sync.Mutex
@@ -44,10 +65,10 @@ type gate struct {
 	open     chan struct{}
 }
 
-func newGate(base, max time.Duration, log *slog.Logger) *gate {
+func newGate(base, max time.Duration, clock Clock, log *slog.Logger) *gate {
 	open := make(chan struct{})
 	close(open)
-	return &gate{base: base, max: max, log: log, open: open}
+	return &gate{base: base, max: max, clock: clock, log: log, open: open}
 }
 
 // delay is the wait before the probe after step failed ones: the base
@@ -89,7 +110,7 @@ func (g *gate) admit() (ok, probe bool, open <-chan struct{}, wait time.Duration
 	if g.probing {
 		return false, false, g.open, -1
 	}
-	if wait = time.Until(g.probeAt); wait > 0 {
+	if wait = g.probeAt.Sub(g.clock.Now()); wait > 0 {
 		return false, false, g.open, wait
 	}
 	g.probing = true
@@ -107,7 +128,7 @@ func (g *gate) pass(ctx context.Context) (probe bool, err error) {
 		if wait < 0 {
 			wait = time.Hour // a probe is out: its end opens the gate or sets the next one
 		}
-		if err := sleep(ctx, open, wait); err != nil {
+		if err := g.clock.Sleep(ctx, wait, open); err != nil {
 			return false, err
 		}
 	}
@@ -139,7 +160,7 @@ func (g *gate) done(probe, faulted bool) {
 	g.probing = false
 	if g.failing && faulted {
 		g.step++
-		g.probeAt = later(time.Now().Add(g.delay(g.step)), g.asked)
+		g.probeAt = later(g.clock.Now().Add(g.delay(g.step)), g.asked)
 	}
 }
 
@@ -175,7 +196,7 @@ func (g *gate) recover(usable bool) {
 	// so that there is never more than one.
 	g.failing, g.unusable = false, false
 	close(g.open)
-	g.log.Info("calls to the model server work again; analysis resumes", "outage", time.Since(g.since).Round(time.Millisecond).String(),
+	g.log.Info("calls to the model server work again; analysis resumes", "outage", g.clock.Now().Sub(g.since).Round(time.Millisecond).String(),
 		"failed_probes", g.step)
 }
 
@@ -184,13 +205,13 @@ func (g *gate) shut(err error, unusable bool) {
 	defer g.mu.Unlock()
 	g.lastErr = err.Error()
 	if wait := waitAsked(err); wait > 0 {
-		g.asked = time.Now().Add(min(wait, g.max))
+		g.asked = g.clock.Now().Add(min(wait, g.max))
 	}
 	if g.failing {
 		g.unusable = g.unusable && unusable
 		return
 	}
-	g.failing, g.unusable, g.since, g.step = true, unusable, time.Now(), 0
+	g.failing, g.unusable, g.since, g.step = true, unusable, g.clock.Now(), 0
 	g.probeAt = later(g.since.Add(g.delay(0)), g.asked)
 	g.open = make(chan struct{})
 	msg := "calls to the model server fail; analysis waits and retries with backoff"

@@ -4,11 +4,14 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/recur-journal/recur/internal/wait"
 	"github.com/recur-journal/recur/pipeline"
 	"github.com/recur-journal/recur/pipeline/fakeollama"
 	"github.com/recur-journal/recur/store"
@@ -47,6 +50,24 @@ func (h *logCounter) Handle(_ context.Context, r slog.Record) error {
 	return nil
 }
 
+// said reports whether a record with the message was written.
+func (h *logCounter) said(msg string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.ContainsFunc(h.records, func(r slog.Record) bool { return r.Message == msg })
+}
+
+// String lists the messages written, one a line.
+func (h *logCounter) String() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var b strings.Builder
+	for _, r := range h.records {
+		fmt.Fprintf(&b, "%s %s\n", r.Level, r.Message)
+	}
+	return b.String()
+}
+
 // since returns the records of level info or above from the n-th on.
 func (h *logCounter) since(n int) []slog.Record {
 	h.mu.Lock()
@@ -73,18 +94,21 @@ func maxSteps(d, base, most time.Duration) int {
 	}
 }
 
-// TestOutage keeps Ollama failing in each way a server fails while 100
+// TestOutage keeps Ollama failing in each way a server fails while 40
 // captures are posted, then lets it recover: every capture ends processed,
 // none failed, and while it failed the calls and the log lines were bounded
-// by the backoff steps, not by the captures.
+// by the backoff steps, not by the captures. The backoff runs on a clock
+// the test moves, a little at a time, once every worker waits for it.
 func TestOutage(t *testing.T) {
+	t.Parallel()
 	const (
-		captures = 100
+		captures = 40 // well above the calls the backoff allows in failFor
 		users    = 4
 		workers  = 4
 		base     = 10 * time.Millisecond
 		most     = 80 * time.Millisecond
-		failFor  = 1500 * time.Millisecond
+		failFor  = 300 * time.Millisecond // on the test's clock
+		tick     = base / 2               // how far the clock moves at a time
 	)
 	texts := []string{
 		"The train was late again on my commute. I was frustrated and annoyed.",
@@ -104,12 +128,14 @@ func TestOutage(t *testing.T) {
 		{"ServerError", fault(fakeollama.Reply{Status: 500, Error: "model runner crashed"}), clear, 2 * time.Second},
 		{"LoadingModel", fault(fakeollama.LoadingModel()), clear, 2 * time.Second},
 		{"Busy", fault(fakeollama.ServerBusy()), clear, 2 * time.Second},
-		{"Hang", fault(fakeollama.Reply{Delay: time.Minute}), clear, 500 * time.Millisecond},
+		{"Hang", fault(fakeollama.Reply{Delay: time.Minute}), clear, 100 * time.Millisecond},
 		{"CutShort", fault(fakeollama.Reply{Raw: cutShort}), clear, 2 * time.Second},
 		{"Refused", (*fakeollama.Server).Down, (*fakeollama.Server).Up, 2 * time.Second},
 	} {
 		t.Run(f.name, func(t *testing.T) {
+			t.Parallel()
 			logs := &logCounter{}
+			clock := newHandClock(time.Date(2026, 11, 23, 8, 0, 0, 0, time.UTC))
 			var model *countingModel
 			e := newEnv(t)
 			e.pipe = e.newPipeline(func(o *pipeline.Options) {
@@ -119,51 +145,65 @@ func TestOutage(t *testing.T) {
 					t.Fatal(err)
 				}
 				model = &countingModel{Model: ollama}
-				o.Model, o.Logger, o.Workers, o.Backoff, o.MaxBackoff = model, slog.New(logs), workers, base, most
+				o.Model, o.Logger, o.Workers, o.Backoff, o.MaxBackoff, o.Clock = model, slog.New(logs), workers, base, most, clock
 			})
 			ctx := context.Background()
 			owners := []*store.User{e.user}
 			for i := 1; i < users; i++ {
 				owners = append(owners, storetest.MustCreateUser(t, e.store, fmt.Sprintf("writer%d@example.com", i)))
 			}
+			queue := func() store.QueueCounts {
+				q, err := e.store.QueueCounts(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return q
+			}
+			// All the workers wait for the clock: the runs under way when
+			// calls began to fail, or the probe, have ended.
+			settled := func(what string) {
+				t.Helper()
+				wait.Eventually(t, 5*time.Second, what, func() bool { return clock.Sleeping() == workers },
+					func() string {
+						return fmt.Sprintf("%d of %d workers wait for the clock; %d calls; queue %+v", clock.Sleeping(), workers, model.calls.Load(), queue())
+					})
+			}
 
 			f.break_(e.fake)
-			began := time.Now()
 			e.start()
-			var ids []string
 			for i := range captures {
 				c := &store.Capture{UserID: owners[i%users].ID, Original: texts[i%len(texts)]}
 				if err := e.store.CreateCapture(ctx, c); err != nil {
 					t.Fatal(err)
 				}
 				e.pipe.Notify()
-				ids = append(ids, c.ID)
 			}
-			time.Sleep(failFor - time.Since(began))
-			out := e.pipe.Outage()
-			q, err := e.store.QueueCounts(ctx)
-			if err != nil {
-				t.Fatal(err)
+			settled("every worker waits for the first probe")
+			began := clock.Now()
+			for clock.Now().Sub(began) < failFor {
+				clock.Advance(tick)
+				settled(fmt.Sprintf("every worker waits again %v into the outage", clock.Now().Sub(began)))
 			}
+			out, q := e.pipe.Outage(), queue()
 			calls, lines := model.calls.Load(), logs.since(0)
+			failedFor := clock.Now().Sub(began)
 			f.fix(e.fake)
-			failedFor := time.Since(began)
 
 			t.Run("Paused", func(t *testing.T) {
-				if !out.Failing || out.Since.IsZero() || out.LastError == "" {
-					t.Errorf("while calls failed the pipeline reported %+v", out)
+				if !out.Failing || !out.Since.Equal(began) || out.LastError == "" {
+					t.Errorf("while calls failed the pipeline reported %+v, want failing since %v", out, began)
 				}
-				if q.Failed != 0 || q.Queued+q.Processing != captures {
-					t.Errorf("while calls failed the queue was %+v, want all %d waiting", q, captures)
+				if q.Failed != 0 || q.Queued != captures {
+					t.Errorf("while calls failed the queue was %+v, want all %d queued", q, captures)
 				}
 			})
 			steps := maxSteps(failedFor, base, most)
-			t.Logf("failing for %v: %d calls, %d log lines, at most %d backoff steps", failedFor.Round(time.Millisecond), calls, len(lines), steps)
+			t.Logf("failing for %v: %d calls, %d log lines, at most %d backoff steps", failedFor, calls, len(lines), steps)
 			t.Run("CallsBoundedBySteps", func(t *testing.T) {
 				// The runs in flight when the outage began, then one probe a step.
 				if limit := int64(workers + steps); calls > limit || limit >= captures {
 					t.Errorf("%d calls while Ollama failed for %v; want at most %d (%d workers and %d backoff steps)",
-						calls, failedFor.Round(time.Millisecond), limit, workers, steps)
+						calls, failedFor, limit, workers, steps)
 				}
 			})
 			t.Run("LogLinesBoundedBySteps", func(t *testing.T) {
@@ -175,24 +215,14 @@ func TestOutage(t *testing.T) {
 				}
 			})
 
-			for i, id := range ids {
-				deadline := time.Now().Add(30 * time.Second)
-				for {
-					c, err := e.store.FindCapture(ctx, owners[i%users].ID, id)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if c.Status == store.StatusFailed {
-						t.Fatalf("capture %d failed: an outage must fail nothing", i)
-					}
-					if c.Status == store.StatusProcessed {
-						break
-					}
-					if time.Now().After(deadline) {
-						t.Fatalf("capture %d is %s 30s after Ollama recovered", i, c.Status)
-					}
-					time.Sleep(10 * time.Millisecond)
-				}
+			// Recovered, the next probe is due at most a capped step on.
+			wait.Eventually(t, time.Minute, "every capture ends after Ollama recovered", func() bool {
+				clock.Advance(most)
+				q := queue()
+				return q.Failed > 0 || q.Queued+q.Processing == 0
+			}, func() string { return fmt.Sprintf("queue %+v", queue()) })
+			if q := queue(); q.Failed != 0 || q.Queued+q.Processing != 0 {
+				t.Fatalf("queue %+v after Ollama recovered; want all %d processed: an outage must fail nothing", q, captures)
 			}
 			if e.pipe.Waiting() {
 				t.Error("the pipeline still says calls fail after all were processed")

@@ -45,6 +45,9 @@ type Options struct {
 	// Watcher is told of every status change of a capture and of patterns
 	// detection opens; nil tells no one.
 	Watcher Watcher
+	// Clock keeps the backoff of the waits while calls to Ollama fail;
+	// nil means the real clock.
+	Clock Clock
 }
 
 // Pipeline is the analysis queue and its workers. The queue is the captures
@@ -84,7 +87,10 @@ func New(opts Options) *Pipeline {
 		opts.MaxBackoff = time.Minute
 	}
 	opts.MaxBackoff = max(opts.MaxBackoff, opts.Backoff)
-	g := newGate(opts.Backoff, opts.MaxBackoff, opts.Logger)
+	if opts.Clock == nil {
+		opts.Clock = wallClock{}
+	}
+	g := newGate(opts.Backoff, opts.MaxBackoff, opts.Clock, opts.Logger)
 	return &Pipeline{opts: opts, wake: make(chan struct{}, opts.Workers), describe: make(chan string, 256),
 		gate: g, model: gatedModel{Model: opts.Model, gate: g}}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 
+	"github.com/recur-journal/recur/internal/wait"
 	"github.com/recur-journal/recur/pipeline"
 	"github.com/recur-journal/recur/pipeline/fakeollama"
 	"github.com/recur-journal/recur/pipeline/scripted"
@@ -71,6 +72,17 @@ func (e *env) newPipeline(configure ...func(*pipeline.Options)) *pipeline.Pipeli
 	return pipeline.New(opts)
 }
 
+// timeout has the pipeline's calls to the fake time out after d.
+func (e *env) timeout(d time.Duration) func(*pipeline.Options) {
+	return func(o *pipeline.Options) {
+		model, err := pipeline.NewOllama(pipeline.OllamaOptions{URL: e.fake.URL(), Model: "qwen2.5:7b", EmbedModel: "nomic-embed-text", Timeout: d})
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		o.Model = model
+	}
+}
+
 // start runs the workers until the test ends.
 func (e *env) start() {
 	if err := e.pipe.Start(context.Background()); err != nil {
@@ -118,28 +130,22 @@ func (e *env) failsExtracting(text string) *store.Capture {
 	return c
 }
 
-func (e *env) waitStatus(id, status string) *store.Capture {
+func (e *env) waitStatus(id string, status store.CaptureStatus) *store.Capture {
 	e.t.Helper()
+	var c *store.Capture
 	// A bound only: an entry read against hundreds of names on a loaded
 	// machine takes seconds, and none ever needs this long.
-	const bound = 30 * time.Second
-	deadline := time.Now().Add(bound)
-	for {
-		c, err := e.store.FindCapture(context.Background(), e.user.ID, id)
-		if err != nil {
+	wait.Eventually(e.t, 30*time.Second, fmt.Sprintf("capture %s %s", id, status), func() bool {
+		var err error
+		if c, err = e.store.FindCapture(context.Background(), e.user.ID, id); err != nil {
 			e.t.Fatal(err)
 		}
-		if c.Status == status {
-			return c
-		}
-		if time.Now().After(deadline) {
-			e.t.Fatalf("capture %s is %s after %s, want %s", id, c.Status, bound, status)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return c.Status == status
+	}, func() string { return fmt.Sprintf("it is %s", c.Status) })
+	return c
 }
 
-func tagNames(c *store.Capture, typ string) []string {
+func tagNames(c *store.Capture, typ store.TagType) []string {
 	var out []string
 	for _, sg := range c.Segments {
 		for _, t := range sg.Tags {
@@ -152,6 +158,7 @@ func tagNames(c *store.Capture, typ string) []string {
 }
 
 func TestRun(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.start()
 	ctx := context.Background()
@@ -177,7 +184,7 @@ func TestRun(t *testing.T) {
 		}
 	})
 	t.Run("TagsStored", func(t *testing.T) {
-		for typ, want := range map[string]string{
+		for typ, want := range map[store.TagType]string{
 			store.TagTrigger: "criticism from my boss", store.TagNegativeFeeling: "anxious", store.TagBadBehaviour: "skipped lunch",
 			store.TagGoodBehaviour: "went for a run", store.TagPositiveFeeling: "calm", store.TagPerson: "my boss", store.TagLocation: "the park",
 		} {
@@ -195,7 +202,7 @@ func TestRun(t *testing.T) {
 	})
 	t.Run("CategoriesReused", func(t *testing.T) {
 		second := e.waitStatus(e.capture("The boss shouted about the deadline again. I was stressed and ate a whole bag of crisps.").ID, store.StatusProcessed)
-		cat := func(c *store.Capture, typ string) *store.Category {
+		cat := func(c *store.Capture, typ store.TagType) *store.Category {
 			for _, sg := range c.Segments {
 				for _, tg := range sg.Tags {
 					if tg.Type == typ {
@@ -240,6 +247,7 @@ func contains(list []string, s string) bool {
 }
 
 func TestCost(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	calls := func(c *store.Capture) int {
@@ -300,19 +308,15 @@ func TestCost(t *testing.T) {
 }
 
 func TestFaults(t *testing.T) {
+	t.Parallel()
 	const text = "The train was late again on my commute. I was frustrated and annoyed."
 	t.Run("Down", func(t *testing.T) {
+		t.Parallel()
 		e := newEnv(t)
 		e.fake.Down()
 		e.start()
 		c := e.capture(text)
-		deadline := time.Now().Add(5 * time.Second)
-		for !e.pipe.Waiting() {
-			if time.Now().After(deadline) {
-				t.Fatal("the pipeline never noticed Ollama was down")
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
+		wait.Eventually(t, 5*time.Second, "the pipeline notices Ollama is down", e.pipe.Waiting, nil)
 		e.waitStatus(c.ID, store.StatusQueued)
 		e.fake.Up()
 		e.waitStatus(c.ID, store.StatusProcessed)
@@ -321,26 +325,32 @@ func TestFaults(t *testing.T) {
 		}
 	})
 	t.Run("ModelMissing", func(t *testing.T) {
+		t.Parallel()
 		e := newEnv(t)
 		e.fake.SetModels("llama3:8b")
 		e.start()
 		c := e.capture(text)
-		time.Sleep(100 * time.Millisecond)
+		wait.Eventually(t, 5*time.Second, "the pipeline notices the model is missing", e.pipe.Waiting, nil)
 		e.waitStatus(c.ID, store.StatusQueued)
 		e.fake.SetModels("qwen2.5:7b")
 		e.waitStatus(c.ID, store.StatusProcessed)
 	})
 	for _, f := range []struct {
-		name  string
-		reply fakeollama.Reply
+		name    string
+		reply   fakeollama.Reply
+		timeout time.Duration // of one call; 0 for newEnv's
 	}{
-		{"Slow", fakeollama.Reply{Delay: 3 * time.Second}},
-		{"ServerError", fakeollama.Reply{Status: 500, Error: "model runner crashed"}},
+		{"Slow", fakeollama.Reply{Delay: 2 * time.Second}, 250 * time.Millisecond},
+		{"ServerError", fakeollama.Reply{Status: 500, Error: "model runner crashed"}, 0},
 		// A connection dropped mid-answer: the client reports no error.
-		{"CutShort", fakeollama.Reply{Raw: `{"model":"qwen2.5:7b","created_at":"2026-11-23T08:00:00Z","message":{"role":"assistant","content":"{\"situ"},"done":false}` + "\n"}},
+		{"CutShort", fakeollama.Reply{Raw: `{"model":"qwen2.5:7b","created_at":"2026-11-23T08:00:00Z","message":{"role":"assistant","content":"{\"situ"},"done":false}` + "\n"}, 0},
 	} {
 		t.Run(f.name+"Once", func(t *testing.T) {
+			t.Parallel()
 			e := newEnv(t)
+			if f.timeout > 0 {
+				e.pipe = e.newPipeline(e.timeout(f.timeout))
+			}
 			var n atomic.Int32
 			e.answerWith(func(string, *api.ChatRequest) (fakeollama.Reply, bool) { return f.reply, n.Add(1) == 1 })
 			e.start()
@@ -360,6 +370,7 @@ func TestFaults(t *testing.T) {
 		{"Truncated", fakeollama.Reply{Content: `{"situations":[]}`, DoneReason: "length"}},
 	} {
 		t.Run(f.name+"Always", func(t *testing.T) {
+			t.Parallel()
 			e := newEnv(t)
 			e.answerWith(func(step string, _ *api.ChatRequest) (fakeollama.Reply, bool) { return f.reply, step == "extract" })
 			e.start()
@@ -370,6 +381,7 @@ func TestFaults(t *testing.T) {
 			}
 		})
 		t.Run(f.name+"Once", func(t *testing.T) {
+			t.Parallel()
 			e := newEnv(t)
 			var n atomic.Int32
 			e.answerWith(func(step string, _ *api.ChatRequest) (fakeollama.Reply, bool) {
@@ -382,6 +394,7 @@ func TestFaults(t *testing.T) {
 }
 
 func TestRestartRecovery(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	c := e.capture("The train was late again on my commute. I was frustrated.")
@@ -395,7 +408,9 @@ func TestRestartRecovery(t *testing.T) {
 }
 
 func TestDeleteDuringRun(t *testing.T) {
-	e := newEnv(t)
+	t.Parallel()
+	logs := &logCounter{}
+	e := newEnv(t, func(o *pipeline.Options) { o.Logger = slog.New(logs) })
 	ctx := context.Background()
 	release := make(chan struct{})
 	var inExtract atomic.Bool
@@ -408,30 +423,14 @@ func TestDeleteDuringRun(t *testing.T) {
 	})
 	e.start()
 	c := e.capture("My boss criticised my slides. I felt anxious and skipped lunch.")
-	deadline := time.Now().Add(5 * time.Second)
-	for !inExtract.Load() {
-		if time.Now().After(deadline) {
-			t.Fatal("the run never reached extract")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	wait.Eventually(t, 5*time.Second, "the run reaches extract", inExtract.Load, nil)
 	if err := e.store.DeleteCapture(ctx, e.user.ID, c.ID); err != nil {
 		t.Fatal(err)
 	}
 	close(release)
-	// Let the run finish and try to commit.
-	deadline = time.Now().Add(5 * time.Second)
-	for {
-		q, _ := e.store.QueueCounts(ctx)
-		if q.Processing == 0 && q.Queued == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("queue never settled: %+v", q)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	time.Sleep(50 * time.Millisecond)
+	// The run finishes and tries to commit.
+	const dropped = "capture deleted or changed during its run; result dropped"
+	wait.Eventually(t, 5*time.Second, "the run ends, its result dropped", func() bool { return logs.said(dropped) }, logs.String)
 	if _, err := e.store.FindCapture(ctx, e.user.ID, c.ID); store.ErrorCode(err) != store.ENOTFOUND {
 		t.Fatalf("deleted capture came back: %v", err)
 	}
@@ -446,6 +445,7 @@ func TestDeleteDuringRun(t *testing.T) {
 func discard() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
 func TestCategoriseShortlist(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	// A long history: 45 trigger categories, one of them about work.

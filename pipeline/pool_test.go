@@ -8,6 +8,7 @@ import (
 
 	"github.com/ollama/ollama/api"
 
+	"github.com/recur-journal/recur/internal/wait"
 	"github.com/recur-journal/recur/pipeline"
 	"github.com/recur-journal/recur/pipeline/fakeollama"
 	"github.com/recur-journal/recur/store"
@@ -18,6 +19,7 @@ import (
 // servers: both take calls; with one stopped, nothing fails or waits; with
 // both stopped, captures stay queued until one comes back.
 func TestPool(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	second := fakeollama.New(t)
 	second.OnChat(func(req *api.ChatRequest) fakeollama.Reply { return fakeollama.Reply{Content: e.lex.Answer(req)} })
@@ -78,24 +80,17 @@ func TestPool(t *testing.T) {
 
 	second.Down()
 	write(func() {
-		deadline := time.Now().Add(10 * time.Second)
-		for !e.pipe.Waiting() {
-			if time.Now().After(deadline) {
-				t.Fatalf("with both servers stopped the pipeline does not wait; outage %+v", e.pipe.Outage())
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
+		wait.Eventually(t, 10*time.Second, "the pipeline waits with both servers stopped", e.pipe.Waiting,
+			func() string { return fmt.Sprintf("outage %+v", e.pipe.Outage()) })
 		// The runs that met the outage hand their captures back to the
 		// queue as they end: wait for that, and for none to fail.
-		for {
-			q, _ := e.store.QueueCounts(ctx)
-			if q.Failed != 0 || time.Now().After(deadline) {
-				t.Fatalf("queue %+v with both servers stopped; want captures queued and none failed", q)
-			}
-			if q.Queued > 0 {
-				break
-			}
-			time.Sleep(10 * time.Millisecond)
+		var q store.QueueCounts
+		wait.Eventually(t, 10*time.Second, "captures back in the queue with both servers stopped", func() bool {
+			q, _ = e.store.QueueCounts(ctx)
+			return q.Failed != 0 || q.Queued > 0
+		}, func() string { return fmt.Sprintf("queue %+v", q) })
+		if q.Failed != 0 {
+			t.Fatalf("queue %+v with both servers stopped; want captures queued and none failed", q)
 		}
 		second.Up()
 	})
@@ -108,6 +103,7 @@ func TestPool(t *testing.T) {
 // pool: each server's state, the one whose call failed paused, and the
 // calls each is answering.
 func TestPoolEndpointStates(t *testing.T) {
+	t.Parallel()
 	first, second := fakeollama.New(t), fakeollama.New(t)
 	urls := []string{first.URL(), second.URL()}
 	var providers []pipeline.Provider
@@ -148,20 +144,15 @@ func TestPoolEndpointStates(t *testing.T) {
 		_, err := pool.Chat(ctx, pipeline.ChatRequest{System: "s", User: "u"})
 		done <- err
 	}()
-	deadline := time.Now().Add(5 * time.Second)
 	var seen []pipeline.EndpointState
-	for {
+	inFlight := wait.Poll(5*time.Second, func() bool {
 		_, seen = pool.CheckEach(ctx)
-		if seen[1].InFlight == 1 {
-			break
-		}
-		if time.Now().After(deadline) {
-			close(release)
-			t.Fatalf("no call in flight after 5s: %+v", seen)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return seen[1].InFlight == 1
+	})
 	close(release)
+	if !inFlight {
+		t.Fatalf("no call in flight after 5s: %+v", seen)
+	}
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}

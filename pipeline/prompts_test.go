@@ -8,6 +8,7 @@ import (
 // The prompts carry the rules that only the model can follow; these
 // guard each rule's wording against being lost in an edit.
 func TestPromptRules(t *testing.T) {
+	t.Parallel()
 	extract := extractSystem(vocabulary(), extractSchema(vocabulary()))
 	for _, c := range []struct {
 		prompt, name, want string

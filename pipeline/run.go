@@ -21,7 +21,7 @@ type runner struct {
 	modelName  string
 	log        *slog.Logger
 	capture    *store.Capture
-	categories map[string][]store.Category
+	categories map[store.TagType][]store.Category
 }
 
 // call makes one model call, retrying at once while the answer is unusable
@@ -149,7 +149,7 @@ func (r *runner) extract(ctx context.Context, text string, spans []span) ([][]st
 		if len(perType[typ]) > 0 {
 			list = strings.Join(perType[typ], "; ")
 		}
-		fmt.Fprintf(&user, "%ss: %s\n", strings.ReplaceAll(typ, "_", " "), list)
+		fmt.Fprintf(&user, "%ss: %s\n", kindWords(typ), list)
 	}
 	user.WriteString("\nSituations:\n")
 	for i, sp := range spans {
@@ -174,8 +174,8 @@ func (r *runner) extract(ctx context.Context, text string, spans []span) ([][]st
 	if len(items) == 0 {
 		return tags, nil
 	}
-	r.categories = map[string][]store.Category{}
-	for _, kind := range []string{store.TagTrigger, store.TagGoodBehaviour, store.TagBadBehaviour} {
+	r.categories = map[store.TagType][]store.Category{}
+	for _, kind := range []store.TagType{store.TagTrigger, store.TagGoodBehaviour, store.TagBadBehaviour} {
 		if r.categories[kind], err = r.store.Categories(ctx, r.capture.UserID, kind); err != nil {
 			return nil, err
 		}
@@ -186,7 +186,7 @@ func (r *runner) extract(ctx context.Context, text string, spans []span) ([][]st
 	}
 	for _, seg := range tags {
 		for j, t := range seg {
-			if ref, ok := refs[t.Type+"\x00"+strings.ToLower(t.Name)]; ok {
+			if ref, ok := refs[string(t.Type)+"\x00"+strings.ToLower(t.Name)]; ok {
 				seg[j].CategoryID, seg[j].NewCategory = placed[ref].CategoryID, placed[ref].NewCategory
 			}
 		}

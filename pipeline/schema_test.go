@@ -56,6 +56,7 @@ func names(n int, format func(i int) string) []string {
 // TestAnswerBounds holds each answer to every bound its schema states: one
 // answer just inside each bound is accepted, one just outside is unusable.
 func TestAnswerBounds(t *testing.T) {
+	t.Parallel()
 	feelings := vocabulary()
 	extract := func(content string) error {
 		_, err := acceptExtract(content, extractSchema(feelings), 2, feelingsByName(feelings), known{})
@@ -70,7 +71,7 @@ func TestAnswerBounds(t *testing.T) {
 		var a translateAnswer
 		return a.accept(content, "Acordei tarde e o comboio atrasou-se.")
 	}
-	r := &runner{categories: map[string][]store.Category{}}
+	r := &runner{categories: map[store.TagType][]store.Category{}}
 	items := []item{{ref: "t1", kind: store.TagTrigger, name: "a late train"}}
 	categorise := func(content string) error {
 		_, err := r.place(content, items, map[string]offer{})
@@ -160,6 +161,7 @@ func TestAnswerBounds(t *testing.T) {
 // TestExtract3000Names is the answer that was once stored: one situation
 // with 3,000 names. It is unusable, and says why.
 func TestExtract3000Names(t *testing.T) {
+	t.Parallel()
 	feelings := vocabulary()
 	content := `{"situations":[` + situationJSON(1, map[string]any{"persons": names(3000, func(i int) string { return "person " + strings.Repeat("i", i%50) })}) + `]}`
 	_, err := acceptExtract(content, extractSchema(feelings), 1, feelingsByName(feelings), known{})
@@ -172,6 +174,7 @@ func TestExtract3000Names(t *testing.T) {
 // checked: every schema the pipeline sends parses, and a schema with a
 // keyword the checker does not enforce is refused rather than half-checked.
 func TestSchemaKeywords(t *testing.T) {
+	t.Parallel()
 	for name, raw := range map[string]json.RawMessage{
 		"translate": translateSchema, "segment": segmentSchema, "extract": extractSchema(vocabulary()),
 		"categorise": categoriseSchema, "describe": describeSchema,
@@ -198,6 +201,7 @@ func TestSchemaKeywords(t *testing.T) {
 // TestTranslateLanguage keeps only a two-letter ISO 639-1 code from the
 // model: "é" is two bytes, not a language.
 func TestTranslateLanguage(t *testing.T) {
+	t.Parallel()
 	for given, want := range map[string]string{"PT": "pt", " de ": "de", "é": "", "p1": "", "por": "", "": ""} {
 		var a translateAnswer
 		content, _ := json.Marshal(map[string]string{"language": given, "translation": "I woke late."})
@@ -213,6 +217,7 @@ func TestTranslateLanguage(t *testing.T) {
 // A string's pattern is checked where the schema states it, and an answer
 // that does not match is unusable and says which pattern.
 func TestSchemaPattern(t *testing.T) {
+	t.Parallel()
 	s := mustParseSchema(json.RawMessage(`{"type":"object","properties":{"code":{"type":"string","pattern":"^[a-z]{2}$"}},"required":["code"]}`))
 	for content, usable := range map[string]bool{`{"code":"pt"}`: true, `{"code":"PT"}`: false, `{"code":"por"}`: false, `{"code":""}`: false} {
 		err := s.checkAnswer(content)

@@ -12,6 +12,7 @@ import (
 // answer is a right one, the capture is processed with no segments, and
 // no extract or categorise call is made for it.
 func TestNothingHappened(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *pipeline.Options) { o.Workers = 0 })
 	c := e.processed("Quiet day. Read a little and slept early.")
 	if c.Status != store.StatusProcessed || len(c.Segments) != 0 {

@@ -6,6 +6,7 @@ import (
 )
 
 func TestSplitSentences(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, text string
 		want       []string
@@ -47,6 +48,7 @@ func TestSplitSentences(t *testing.T) {
 }
 
 func TestDetectLanguage(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		text, want string
 	}{

@@ -220,11 +220,11 @@ type extractedSituation struct {
 
 // lists pairs each named list of a situation with its tag type.
 func (s *extractedSituation) lists() []struct {
-	typ   string
+	typ   store.TagType
 	names []string
 } {
 	return []struct {
-		typ   string
+		typ   store.TagType
 		names []string
 	}{
 		{store.TagTrigger, s.Triggers}, {store.TagGoodBehaviour, s.GoodBehaviours}, {store.TagBadBehaviour, s.BadBehaviours},
@@ -234,7 +234,7 @@ func (s *extractedSituation) lists() []struct {
 
 // known holds the user's existing tag names by type, keyed in lower case,
 // so a new mention takes the spelling the user already has.
-type known map[string]map[string]store.Tag
+type known map[store.TagType]map[string]store.Tag
 
 func (k known) add(t store.Tag) {
 	if k[t.Type] == nil {
@@ -299,7 +299,7 @@ func (a *extractAnswer) tags(segments int, feelings map[string]store.Feeling, na
 				if t, ok := names[l.typ][strings.ToLower(name)]; ok {
 					name = t.Name
 				}
-				key := l.typ + "\x00" + strings.ToLower(name)
+				key := string(l.typ) + "\x00" + strings.ToLower(name)
 				if !dup[key] {
 					dup[key] = true
 					out[i] = append(out[i], store.NewTag{Type: l.typ, Name: name})

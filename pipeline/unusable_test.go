@@ -2,12 +2,14 @@ package pipeline_test
 
 import (
 	"context"
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/ollama/ollama/api"
 
+	"github.com/recur-journal/recur/internal/wait"
 	"github.com/recur-journal/recur/pipeline/fakeollama"
 	"github.com/recur-journal/recur/store"
 )
@@ -19,6 +21,7 @@ import (
 // no entry fails, and once the model answers JSON again all 20 are
 // processed.
 func TestUnusableAnswersPause(t *testing.T) {
+	t.Parallel()
 	const captures = 20
 	e := newEnv(t)
 	ctx := context.Background()
@@ -35,30 +38,20 @@ func TestUnusableAnswersPause(t *testing.T) {
 
 	var q store.QueueCounts
 	var err error
-	paused := false
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	wait.Eventually(t, 10*time.Second, "analysis pauses while every answer is unusable", func() bool {
 		if q, err = e.store.QueueCounts(ctx); err != nil {
 			t.Fatal(err)
 		}
 		if q.Failed > 0 {
 			t.Fatalf("an entry failed while the model answered nothing usable to anything: queue %+v", q)
 		}
-		if out := e.pipe.Outage(); out.Failing && out.LastError != "" && e.pipe.Waiting() {
-			paused = true
-			break
-		}
-	}
-	if !paused {
-		t.Fatalf("analysis did not pause while every answer was unusable: outage %+v, queue %+v", e.pipe.Outage(), q)
-	}
+		out := e.pipe.Outage()
+		return out.Failing && out.LastError != "" && e.pipe.Waiting()
+	}, func() string { return fmt.Sprintf("outage %+v, queue %+v", e.pipe.Outage(), q) })
 	// Some probes under the outage, all of them unusable too.
-	calls, deadline := e.fake.Stats().ChatCalls, time.Now().Add(10*time.Second)
-	for e.fake.Stats().ChatCalls < calls+8 {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d calls in 10s of outage, want 8 probe calls", e.fake.Stats().ChatCalls-calls)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	calls := e.fake.Stats().ChatCalls
+	wait.Eventually(t, 10*time.Second, "8 probe calls under the outage", func() bool { return e.fake.Stats().ChatCalls >= calls+8 },
+		func() string { return fmt.Sprintf("%d probe calls", e.fake.Stats().ChatCalls-calls) })
 	if q, err = e.store.QueueCounts(ctx); err != nil || q.Failed != 0 {
 		t.Fatalf("after probes under the outage the queue is %+v (%v), want nothing failed", q, err)
 	}

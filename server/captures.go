@@ -76,7 +76,7 @@ type TagCategory struct {
 
 func newCaptureItem(c *store.Capture) CaptureItem {
 	return CaptureItem{ID: c.ID, Original: c.Original, Translated: c.Translated, Language: c.Language, Origin: c.Origin,
-		OccurredAt: Timestamp(c.OccurredAt), Status: c.Status, CreatedAt: Timestamp(c.CreatedAt), UpdatedAt: Timestamp(c.UpdatedAt)}
+		OccurredAt: Timestamp(c.OccurredAt), Status: string(c.Status), CreatedAt: Timestamp(c.CreatedAt), UpdatedAt: Timestamp(c.UpdatedAt)}
 }
 
 func newCapture(c *store.Capture) Capture {
@@ -84,7 +84,7 @@ func newCapture(c *store.Capture) Capture {
 	for i, sg := range c.Segments {
 		s := Segment{ID: sg.ID, Text: sg.Text, Position: sg.Position, Tags: make([]Tag, len(sg.Tags))}
 		for j, t := range sg.Tags {
-			s.Tags[j] = Tag{ID: t.ID, Type: t.Type, Name: t.Name}
+			s.Tags[j] = Tag{ID: t.ID, Type: string(t.Type), Name: t.Name}
 			if t.Category != nil {
 				s.Tags[j].Category = &TagCategory{ID: t.Category.ID, Name: t.Category.Name}
 			}

@@ -69,7 +69,7 @@ func listNames(t *testing.T, h *harness, path string) string {
 func TestPatternListHoldsClosed(t *testing.T) {
 	h := newHarness(t)
 	noon := h.store.Now().UTC().Truncate(24 * time.Hour).Add(12 * time.Hour)
-	tag := func(typ, name, category string) store.NewTag {
+	tag := func(typ store.TagType, name, category string) store.NewTag {
 		return store.NewTag{Type: typ, Name: name, NewCategory: category}
 	}
 	anxious := store.NewTag{Type: store.TagNegativeFeeling, Name: "anxious", FeelingID: "anxious"}

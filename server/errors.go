@@ -13,6 +13,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/recur-journal/recur/account"
+	"github.com/recur-journal/recur/internal/english"
 	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/store"
 )
@@ -167,7 +168,7 @@ func validationError(fields map[string][]string) *apiError {
 	if len(keys) > 0 {
 		msg = fields[keys[0]][0]
 		if n > 1 {
-			msg += fmt.Sprintf(" (and %d more %s)", n-1, plural(n-1, "error", "errors"))
+			msg += fmt.Sprintf(" (and %d more %s)", n-1, english.Plural(n-1, "error", "errors"))
 		}
 	}
 	return &apiError{status: http.StatusUnprocessableEntity, Message: msg, Errors: fields}
@@ -176,13 +177,6 @@ func validationError(fields map[string][]string) *apiError {
 // invalid returns a 422 error for one field.
 func invalid(field, sentence string) *apiError {
 	return validationError(map[string][]string{field: {sentence}})
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 func fieldOr(field, fallback string) string {

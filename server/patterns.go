@@ -84,20 +84,20 @@ type Flow struct {
 
 func newPatternItem(p *store.Pattern, loop store.PatternLoop) PatternItem {
 	out := PatternItem{ID: p.ID, Name: p.Name, Sentiment: p.Sentiment, Impact: p.Impact, Urgent: p.Urgent,
-		Feelings: make([]FeelingRef, len(p.Feelings)), Description: p.Description, Status: p.Status, CapturesCount: p.CapturesCount,
+		Feelings: make([]FeelingRef, len(p.Feelings)), Description: p.Description, Status: string(p.Status), CapturesCount: p.CapturesCount,
 		LastDetectedAt: Timestamp(p.LastDetectedAt), ClosedAt: stamp(p.ClosedAt), CreatedAt: Timestamp(p.CreatedAt),
 		Related: make([]RelatedRef, len(loop.Related))}
 	for i, f := range p.Feelings {
 		out.Feelings[i] = FeelingRef{ID: f.ID, Name: f.Name}
 	}
 	for i, r := range loop.Related {
-		out.Related[i] = RelatedRef{ID: r.ID, Name: r.Name, Kind: r.Kind, SharedDays: r.SharedDays}
+		out.Related[i] = RelatedRef{ID: r.ID, Name: r.Name, Kind: string(r.Kind), SharedDays: r.SharedDays}
 	}
 	return out
 }
 
 func newCorrelation(c *store.Correlation) Correlation {
-	return Correlation{ID: c.ID, Tag: TagRef{ID: c.Tag.ID, Type: c.Tag.Type, Name: c.Tag.Name}, Impact: c.Impact, Amount: c.Amount, Status: c.Status}
+	return Correlation{ID: c.ID, Tag: TagRef{ID: c.Tag.ID, Type: string(c.Tag.Type), Name: c.Tag.Name}, Impact: c.Impact, Amount: c.Amount, Status: string(c.Status)}
 }
 
 type patternInput struct {
@@ -148,7 +148,8 @@ func (s *Server) registerPatterns() {
 func (s *Server) listPatterns(ctx context.Context, in *listPatternsInput) (*struct{ Body List[PatternItem] }, error) {
 	f, filter := store.PatternFilter{Page: in.store()}, url.Values{}
 	if in.State != "" {
-		f.State = &in.State
+		state := store.PatternState(in.State)
+		f.State = &state
 		filter.Set("state", in.State)
 	}
 	list, total, err := s.opts.Store.FindPatterns(ctx, current(ctx).User.ID, f)
@@ -183,7 +184,7 @@ func (s *Server) patternOut(ctx context.Context, p *store.Pattern) (*struct{ Bod
 	out := Pattern{PatternItem: newPatternItem(p, loops[p.ID]), Captures: make([]CaptureRef, len(d.Captures)),
 		Correlations: make([]Correlation, len(d.Correlations)), Flows: make([]Flow, len(d.Flows))}
 	for i, c := range d.Captures {
-		out.Captures[i] = CaptureRef{ID: c.ID, Status: c.Status, OccurredAt: Timestamp(c.OccurredAt)}
+		out.Captures[i] = CaptureRef{ID: c.ID, Status: string(c.Status), OccurredAt: Timestamp(c.OccurredAt)}
 	}
 	for i := range d.Correlations {
 		out.Correlations[i] = newCorrelation(&d.Correlations[i])
@@ -204,7 +205,7 @@ func (s *Server) getPattern(ctx context.Context, in *patternInput) (*struct{ Bod
 
 func (s *Server) reviewPattern(ctx context.Context, in *reviewPatternInput) (*struct{ Body Data[Pattern] }, error) {
 	userID := current(ctx).User.ID
-	p, err := s.opts.Store.ReviewPattern(ctx, userID, in.ID, in.Body.Status)
+	p, err := s.opts.Store.ReviewPattern(ctx, userID, in.ID, store.PatternStatus(in.Body.Status))
 	if err != nil {
 		return nil, err
 	}
@@ -220,7 +221,7 @@ func (s *Server) reviewPattern(ctx context.Context, in *reviewPatternInput) (*st
 }
 
 func (s *Server) reviewCorrelation(ctx context.Context, in *reviewCorrelationInput) (*struct{ Body Data[Correlation] }, error) {
-	c, err := s.opts.Store.ReviewCorrelation(ctx, current(ctx).User.ID, in.Correlation, in.Body.Status)
+	c, err := s.opts.Store.ReviewCorrelation(ctx, current(ctx).User.ID, in.Correlation, store.PatternStatus(in.Body.Status))
 	if err != nil {
 		return nil, err
 	}

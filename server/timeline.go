@@ -50,7 +50,7 @@ func (s *Server) getTimeline(ctx context.Context, in *timelineInput) (*struct{ B
 	for i, d := range list {
 		days[i] = TimelineDay{Date: d.Date, Captures: make([]CaptureRef, len(d.Captures)), Patterns: make([]TimelinePattern, len(d.Patterns))}
 		for j, c := range d.Captures {
-			days[i].Captures[j] = CaptureRef{ID: c.ID, Status: c.Status, OccurredAt: Timestamp(c.OccurredAt)}
+			days[i].Captures[j] = CaptureRef{ID: c.ID, Status: string(c.Status), OccurredAt: Timestamp(c.OccurredAt)}
 		}
 		for j, p := range d.Patterns {
 			days[i].Patterns[j] = TimelinePattern{ID: p.ID, Name: p.Name, Sentiment: p.Sentiment, Impact: p.Impact}

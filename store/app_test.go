@@ -11,6 +11,7 @@ import (
 )
 
 func TestApp(t *testing.T) {
+	t.Parallel()
 	s := storetest.MustOpen(t)
 	ctx := context.Background()
 	alice := storetest.MustCreateUser(t, s, "alice@example.com")
@@ -103,6 +104,7 @@ func TestApp(t *testing.T) {
 }
 
 func TestPushToken(t *testing.T) {
+	t.Parallel()
 	s := storetest.MustOpen(t)
 	ctx := context.Background()
 	alice := storetest.MustCreateUser(t, s, "alice@example.com")

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/recur-journal/recur/internal/english"
 )
 
 // Job batch kinds.
@@ -96,9 +98,10 @@ func createBatch(ctx context.Context, tx *sql.Tx, userID, kind, name string, cap
 	return id, nil
 }
 
-// settleJobs records how the run of a capture ended in every batch that
-// waits for it, and marks the batches that have nothing left finished.
-func settleJobs(ctx context.Context, tx *sql.Tx, captureID, state, now string) error {
+// settleJobs records how the run of a capture ended (processed or failed)
+// in every batch that waits for it, and marks the batches that have nothing
+// left finished.
+func settleJobs(ctx context.Context, tx *sql.Tx, captureID string, state CaptureStatus, now string) error {
 	if _, err := tx.ExecContext(ctx, `UPDATE batch_jobs SET state = ? WHERE capture_id = ? AND state = 'pending'`, state, captureID); err != nil {
 		return err
 	}
@@ -143,7 +146,7 @@ func (s *Store) Reanalyse(ctx context.Context, userID string) (*JobBatch, error)
 				return err
 			}
 		}
-		name := fmt.Sprintf("Re-analysis of %d %s", len(ids), plural(len(ids), "entry", "entries"))
+		name := fmt.Sprintf("Re-analysis of %d %s", len(ids), english.Plural(len(ids), "entry", "entries"))
 		bid, err := createBatch(ctx, tx, userID, BatchReanalyse, name, ids, stamp)
 		if err != nil {
 			return err
@@ -176,11 +179,4 @@ func queryStrings(ctx context.Context, tx *sql.Tx, query string, args ...any) ([
 		out = append(out, v)
 	}
 	return out, rows.Err()
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -32,6 +32,7 @@ func settle(t *testing.T, s *store.Store, fail bool) *store.Capture {
 }
 
 func TestImportCaptures(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := storetest.MustOpen(t)
 	ana := storetest.MustCreateUser(t, s, "ana@example.com")
@@ -122,6 +123,7 @@ func TestImportCaptures(t *testing.T) {
 }
 
 func TestReanalyse(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := storetest.MustOpen(t)
 	ana := storetest.MustCreateUser(t, s, "ana@example.com")

@@ -9,13 +9,21 @@ import (
 	"unicode/utf8"
 )
 
-// Capture statuses.
+// CaptureStatus is where a capture is in its analysis. It is stored and
+// sent as its text.
+type CaptureStatus string
+
+// Capture statuses, in the order of a capture's life.
 const (
-	StatusQueued     = "queued"
-	StatusProcessing = "processing"
-	StatusProcessed  = "processed"
-	StatusFailed     = "failed"
+	StatusQueued     CaptureStatus = "queued"     // waiting for a run
+	StatusProcessing CaptureStatus = "processing" // claimed by a worker
+	StatusProcessed  CaptureStatus = "processed"  // a run committed what it found
+	StatusFailed     CaptureStatus = "failed"     // the model kept answering unusably; the text is kept
 )
+
+// CaptureStatuses lists every status a capture can have, in the order of
+// its life.
+var CaptureStatuses = []CaptureStatus{StatusQueued, StatusProcessing, StatusProcessed, StatusFailed}
 
 // CaptureMaxLength is the longest capture text accepted, in characters:
 // about four pages, well inside what the model reads at once.
@@ -34,7 +42,7 @@ type Capture struct {
 	Language   string // ISO 639-1 code; empty until processed
 	Origin     string
 	OccurredAt time.Time
-	Status     string
+	Status     CaptureStatus
 	Attempts   int // runs that ended in a transient error since the last success
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
@@ -180,7 +188,7 @@ func (s *Store) DeleteCapture(ctx context.Context, userID, id string) error {
 			return NotFound("Capture")
 		}
 		// A run a batch waits for will not happen: it counts as failed.
-		if err := settleJobs(ctx, tx, id, "failed", FormatTime(s.Now())); err != nil {
+		if err := settleJobs(ctx, tx, id, StatusFailed, FormatTime(s.Now())); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM captures WHERE id = ? AND user_id = ?`, id, userID); err != nil {

@@ -32,6 +32,7 @@ func ids(list []store.CaptureMatch) string {
 }
 
 func TestSearchCaptures(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := storetest.MustOpen(t)
 	ana := storetest.MustCreateUser(t, s, "ana@example.com")
@@ -134,6 +135,7 @@ func mustSearch(t *testing.T, s *store.Store, userID, q string) []store.CaptureM
 // Captures written before the search index existed are found once the
 // migration has run.
 func TestSearchMigrationIndexesExisting(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "recur.db")
 	s, db := openBefore(t, path, 10)
@@ -152,6 +154,7 @@ func TestSearchMigrationIndexesExisting(t *testing.T) {
 }
 
 func TestUpdateCapture(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := storetest.MustOpen(t)
 	ana := storetest.MustCreateUser(t, s, "ana@example.com")

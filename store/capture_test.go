@@ -19,6 +19,7 @@ func mustCapture(t *testing.T, s *store.Store, userID, text string) *store.Captu
 }
 
 func TestClaimCapture(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := storetest.MustOpen(t)
 	ana := storetest.MustCreateUser(t, s, "ana@example.com")
@@ -64,6 +65,7 @@ func TestClaimCapture(t *testing.T) {
 }
 
 func TestCommitAndDelete(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := storetest.MustOpen(t)
 	u := storetest.MustCreateUser(t, s, "u@example.com")
@@ -139,6 +141,7 @@ func TestCommitAndDelete(t *testing.T) {
 }
 
 func TestCaptureValidate(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	for _, c := range []struct {
 		name  string

@@ -24,6 +24,7 @@ func sessionData(t *testing.T, values map[string]any) []byte {
 }
 
 func TestSessionOwners(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := storetest.MustOpen(t)
 	ana := storetest.MustCreateUser(t, s, "ana@example.com")
@@ -113,6 +114,7 @@ func TestSessionOwners(t *testing.T) {
 // A session saved before sessions knew their user keeps working after the
 // migration, and is listed from its next save.
 func TestSessionsBeforeOwners(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "recur.db")
 	s, db := openBefore(t, path, 12)

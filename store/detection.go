@@ -16,8 +16,8 @@ type Facts struct {
 	Segments     []SegmentFact // the segments of the processed captures that have tags, in order
 	Categories   []Category
 	Feelings     []Feeling
-	Patterns     []PatternState
-	Correlations []CorrelationState // the reviewed ones
+	Patterns     []PatternFact
+	Correlations []CorrelationFact // the reviewed ones
 }
 
 // SegmentFact is a segment of a processed capture and its tags, in order.
@@ -30,19 +30,24 @@ type SegmentFact struct {
 
 // TagFact is a tag as detection sees it.
 type TagFact struct {
-	ID, Type, Name, CategoryID, FeelingID string
+	ID                          string
+	Type                        TagType
+	Name, CategoryID, FeelingID string
 }
 
-// PatternState is a stored pattern's state before a detection run.
-type PatternState struct {
-	ID, CategoryID, Status, Sentiment string
-	ClosedAt                          *time.Time
-	LinksHash                         string // see DetectedPattern.LinksHash
+// PatternFact is a stored pattern's state before a detection run.
+type PatternFact struct {
+	ID, CategoryID string
+	Status         PatternStatus
+	Sentiment      string
+	ClosedAt       *time.Time
+	LinksHash      string // see DetectedPattern.LinksHash
 }
 
-// CorrelationState is a reviewed correlation.
-type CorrelationState struct {
-	PatternID, TagID, Status string
+// CorrelationFact is a reviewed correlation.
+type CorrelationFact struct {
+	PatternID, TagID string
+	Status           PatternStatus
 }
 
 // DetectionFacts loads, in one snapshot, what detection needs of the user.
@@ -174,7 +179,7 @@ func detectionState(ctx context.Context, tx *sql.Tx, f *Facts, userID string) er
 		return err
 	}
 	for rows.Next() {
-		var p PatternState
+		var p PatternFact
 		if err := rows.Scan(&p.ID, &p.CategoryID, &p.Status, &p.Sentiment, dbNullTime{&p.ClosedAt}, &p.LinksHash); err != nil {
 			rows.Close()
 			return err
@@ -190,7 +195,7 @@ func detectionState(ctx context.Context, tx *sql.Tx, f *Facts, userID string) er
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var c CorrelationState
+		var c CorrelationFact
 		if err := rows.Scan(&c.PatternID, &c.TagID, &c.Status); err != nil {
 			return err
 		}

@@ -13,6 +13,7 @@ import (
 // segments from the index segments_detection alone, without a sort and
 // without a visit to the segments table for each row.
 func TestDetectionFactsUseIndexes(t *testing.T) {
+	t.Parallel()
 	s := storetest.MustOpen(t)
 	u := storetest.MustCreateUser(t, s, "plan@example.com")
 	plan, err := s.DetectionPlan(context.Background(), u.ID)

@@ -62,10 +62,11 @@ func (s *Store) SaveDetection(ctx context.Context, userID string, result []Detec
 // storedPattern is a pattern's row as a detection run may change it, in
 // the form it is stored in.
 type storedPattern struct {
-	id, status, sentiment, impact, feelings, lastSeen, linksHash string
-	closedAt                                                     sql.NullString
-	urgent                                                       bool
-	capturesCount                                                int
+	id, sentiment, impact, feelings, lastSeen, linksHash string
+	status                                               PatternStatus
+	closedAt                                             sql.NullString
+	urgent                                               bool
+	capturesCount                                        int
 }
 
 // storedPatterns reads the user's patterns by category.
@@ -177,8 +178,9 @@ func (w *detectionWriter) saveLinks(ctx context.Context, p DetectedPattern, stor
 // ones in its result).
 func (w *detectionWriter) saveCorrelations(ctx context.Context, p DetectedPattern) error {
 	type row struct {
-		amount         int
-		impact, status string
+		amount int
+		impact string
+		status PatternStatus
 	}
 	stored := map[string]row{}
 	rows, err := w.tx.QueryContext(ctx, `SELECT tag_id, amount, impact, status FROM correlations WHERE pattern_id = ?`, p.ID)

@@ -8,7 +8,7 @@ import (
 
 // EntryTag is a tag as an entry shows it: its type and name.
 type EntryTag struct {
-	Type string
+	Type TagType
 	Name string
 }
 

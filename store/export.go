@@ -6,11 +6,14 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/recur-journal/recur/store/exportread"
 )
 
 // The export document: a JSON object whose "format" is ExportFormat and
@@ -64,6 +67,37 @@ var exportTables = []exportTable{
 	{"flows", `SELECT f.* FROM flows f JOIN patterns p ON p.id = f.pattern_id WHERE p.user_id = ?
 		ORDER BY p.created_at, p.id, f.id`, nil,
 		[]exportRef{{"id", "flows", false}, {"pattern_id", "patterns", false}, {"segment_id", "segments", false}}},
+}
+
+// exportLayout is what a document read back must hold: exportTables in
+// their order after the head.
+var exportLayout = exportread.Layout{Format: ExportFormat, Version: ExportVersion,
+	Skip: []string{"exported_at", "user"}, Tables: exportTableNames()}
+
+func exportTableNames() []string {
+	names := make([]string, len(exportTables))
+	for i, t := range exportTables {
+		names[i] = t.name
+	}
+	return names
+}
+
+// readExport reads an export document from open as a stream and calls
+// visit with every record of its tables, in order (see exportread.Read).
+// Content that breaks JSON or exportLayout gives EINVALID under "file";
+// visit's errors and errors reading the document are returned as they are.
+func readExport(open func() (io.ReadCloser, error), visit func(table string, i int, row *exportread.Row) error) error {
+	rc, err := open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	err = exportread.Read(rc, exportLayout, visit)
+	var bad *exportread.Error
+	if errors.As(err, &bad) {
+		return Invalid("file", "%s", bad.Message)
+	}
+	return err
 }
 
 // Export writes everything stored for the user's journal to w as one JSON

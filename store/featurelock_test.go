@@ -10,6 +10,7 @@ import (
 )
 
 func TestWrittenDays(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := storetest.MustOpen(t)
 	u := storetest.MustCreateUser(t, s, "u@example.com")

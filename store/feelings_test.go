@@ -11,6 +11,7 @@ import (
 // The feelings people write most are in the vocabulary, each with its
 // valence.
 func TestFeelingsWrittenMost(t *testing.T) {
+	t.Parallel()
 	s := storetest.MustOpen(t)
 	list, err := s.Feelings(context.Background())
 	if err != nil {
@@ -32,6 +33,7 @@ func TestFeelingsWrittenMost(t *testing.T) {
 // feeling merges into the user's tag of the nearest older one, or is
 // renamed to it.
 func TestFeelingsWrittenMostDown(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "recur.db")
 	s, db := openBefore(t, path, 15)

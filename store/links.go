@@ -27,8 +27,8 @@ type DetectedLink struct {
 // same situations, shown on SharedDays days.
 type RelatedPattern struct {
 	ID         string
-	Name       string // the category's name
-	Kind       string // the category's kind
+	Name       string  // the category's name
+	Kind       TagType // the category's kind
 	SharedDays int
 }
 

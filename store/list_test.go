@@ -16,6 +16,7 @@ import (
 // A list counts all of the user's rows and pages through them in order,
 // each row on exactly one page, with nothing of another user's.
 func TestListPages(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := storetest.MustOpen(t)
 	ana := storetest.MustCreateUser(t, s, "ana@example.com")
@@ -60,6 +61,7 @@ func TestListPages(t *testing.T) {
 // capture comes or goes must keep it: captures there before the count was
 // kept, writing, importing, restoring, deleting one, and deleting the user.
 func TestCaptureCountKept(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "recur.db")
 	s, db := openBefore(t, path, 18)
@@ -128,6 +130,7 @@ func TestCaptureCountKept(t *testing.T) {
 // nothing is sorted in a temporary B-tree, so a page deep in a long journal
 // does not sort every row before it.
 func TestCaptureListUsesIndex(t *testing.T) {
+	t.Parallel()
 	s := storetest.MustOpen(t)
 	plan, err := s.CaptureListPlan(context.Background())
 	if err != nil {

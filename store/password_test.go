@@ -26,6 +26,7 @@ func phc(password string, m, t uint32, p uint8) string {
 }
 
 func TestPasswordHash(t *testing.T) {
+	t.Parallel()
 	hash, err := store.HashPassword("correct horse battery")
 	if err != nil {
 		t.Fatal(err)
@@ -73,6 +74,7 @@ func TestPasswordHash(t *testing.T) {
 }
 
 func TestNormaliseEmail(t *testing.T) {
+	t.Parallel()
 	want := norm.NFC.String("josé@example.com")
 	for _, in := range []string{want, "  " + want + "\t", strings.ToUpper(want), norm.NFD.String(want), " " + norm.NFD.String("JOSÉ@Example.COM") + "  "} {
 		if got := store.NormaliseEmail(in); got != want {
@@ -99,6 +101,7 @@ func TestNormaliseEmail(t *testing.T) {
 
 // Rows written before addresses were normalised are lower-cased by 00007.
 func TestMigrationNormalisesStoredEmails(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "recur.db")
 	s, db := openBefore(t, path, 7)

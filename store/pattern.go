@@ -11,11 +11,16 @@ import (
 	"github.com/google/uuid"
 )
 
-// Pattern statuses.
+// PatternStatus is what the user made of a pattern or a correlation: found
+// and not yet reviewed, accepted or rejected. It is stored and sent as its
+// text.
+type PatternStatus string
+
+// Pattern and correlation statuses.
 const (
-	PatternDetected = "detected"
-	PatternAccepted = "accepted"
-	PatternRejected = "rejected"
+	PatternDetected PatternStatus = "detected"
+	PatternAccepted PatternStatus = "accepted"
+	PatternRejected PatternStatus = "rejected"
 )
 
 // Pattern is a category that keeps coming back with the same feelings.
@@ -23,15 +28,15 @@ type Pattern struct {
 	ID                string
 	UserID            string
 	CategoryID        string
-	Name              string // the category's name
-	Kind              string // the category's kind
+	Name              string  // the category's name
+	Kind              TagType // the category's kind
 	Sentiment         string
 	Impact            string
 	Urgent            bool
 	Feelings          []Feeling
 	Description       string
 	DescriptionLocale string
-	Status            string
+	Status            PatternStatus
 	CapturesCount     int
 	LastDetectedAt    time.Time
 	ClosedAt          *time.Time
@@ -46,7 +51,7 @@ type Correlation struct {
 	Tag       Tag
 	Amount    int
 	Impact    string
-	Status    string
+	Status    PatternStatus
 }
 
 // Flow is one segment of a pattern told as trigger, feeling and behaviour.
@@ -62,7 +67,7 @@ type Flow struct {
 // CaptureRef is a capture as patterns and the timeline list it.
 type CaptureRef struct {
 	ID         string
-	Status     string
+	Status     CaptureStatus
 	OccurredAt time.Time
 }
 
@@ -120,15 +125,28 @@ type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-// Pattern states a list can be narrowed to.
+// PatternState is whether a pattern is open or closed: it closes when it
+// goes quiet for a week (or its captures are gone) and opens again when
+// seen. It is sent as its text, and a list can be narrowed to one state.
+type PatternState string
+
+// Pattern states.
 const (
-	PatternOpen   = "open"
-	PatternClosed = "closed"
+	PatternOpen   PatternState = "open"
+	PatternClosed PatternState = "closed"
 )
+
+// State is whether the pattern is open or closed, by its ClosedAt.
+func (p *Pattern) State() PatternState {
+	if p.ClosedAt != nil {
+		return PatternClosed
+	}
+	return PatternOpen
+}
 
 // PatternFilter selects which of a user's patterns are listed.
 type PatternFilter struct {
-	State *string // PatternOpen or PatternClosed; nil for both
+	State *PatternState // PatternOpen or PatternClosed; nil for both
 	Page  Page
 }
 
@@ -274,7 +292,7 @@ func flowID(patternID, segmentID string) string {
 // correlations and marks its category rejected, so later runs leave the
 // topic alone; accepting a rejected pattern undoes that. It returns the
 // pattern, EINVALID for another status or ENOTFOUND.
-func (s *Store) ReviewPattern(ctx context.Context, userID, id, status string) (*Pattern, error) {
+func (s *Store) ReviewPattern(ctx context.Context, userID, id string, status PatternStatus) (*Pattern, error) {
 	if status != PatternAccepted && status != PatternRejected {
 		return nil, Invalid("status", "The status must be accepted or rejected.")
 	}
@@ -322,7 +340,7 @@ func (s *Store) ReviewPattern(ctx context.Context, userID, id, status string) (*
 // rejected correlation is hidden and never comes back for its pattern. It
 // returns EINVALID for another status, ENOTFOUND for a correlation that is
 // not the user's.
-func (s *Store) ReviewCorrelation(ctx context.Context, userID, id, status string) (*Correlation, error) {
+func (s *Store) ReviewCorrelation(ctx context.Context, userID, id string, status PatternStatus) (*Correlation, error) {
 	if status != PatternAccepted && status != PatternRejected {
 		return nil, Invalid("status", "The status must be accepted or rejected.")
 	}

@@ -17,6 +17,7 @@ import (
 // makes beside it, and a backup are readable by their owner alone, under the
 // common umask 022 that would leave SQLite's own files readable by everyone.
 func TestPrivateFiles(t *testing.T) {
+	t.Parallel()
 	old := syscall.Umask(0o022)
 	t.Cleanup(func() { syscall.Umask(old) })
 	ctx := context.Background()

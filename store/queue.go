@@ -92,7 +92,7 @@ func (s *Store) FailCapture(ctx context.Context, id string) error {
 		} else if err != nil {
 			return err
 		}
-		if err := settleJobs(ctx, tx, id, "failed", now); err != nil {
+		if err := settleJobs(ctx, tx, id, StatusFailed, now); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM segments WHERE capture_id = ?`, id); err != nil {
@@ -179,7 +179,7 @@ type AnalysedSegment struct {
 // trigger or behaviour: an existing category's id in CategoryID, or a new
 // category's name in NewCategory; an existing tag keeps the category it has.
 type NewTag struct {
-	Type        string
+	Type        TagType
 	Name        string
 	FeelingID   string
 	CategoryID  string
@@ -202,7 +202,7 @@ func (s *Store) CommitAnalysis(ctx context.Context, a *Analysis) error {
 		if n, _ := res.RowsAffected(); n == 0 {
 			return NotFound("Capture")
 		}
-		if err := settleJobs(ctx, tx, a.CaptureID, "processed", now); err != nil {
+		if err := settleJobs(ctx, tx, a.CaptureID, StatusProcessed, now); err != nil {
 			return err
 		}
 		// A capture analysed again starts from nothing.
@@ -261,7 +261,7 @@ func upsertTag(ctx context.Context, tx *sql.Tx, userID string, t NewTag, newCate
 		case t.CategoryID != "":
 			category = t.CategoryID
 		case t.NewCategory != "":
-			key := t.Type + "\x00" + strings.ToLower(t.NewCategory)
+			key := string(t.Type) + "\x00" + strings.ToLower(t.NewCategory)
 			if cid, ok := newCategories[key]; ok {
 				category = cid
 				break

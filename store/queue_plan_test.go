@@ -13,6 +13,7 @@ import (
 // no step scans the captures table or walks a user's captures, so a claim
 // does not grow with the queue or the journal.
 func TestClaimUsesQueueIndex(t *testing.T) {
+	t.Parallel()
 	s := storetest.MustOpen(t)
 	plan, err := s.ClaimPlan(context.Background())
 	if err != nil {

@@ -15,6 +15,8 @@ import (
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/recur-journal/recur/store/exportread"
 )
 
 // Restore brings a document made by Export into the user's account, as one
@@ -46,12 +48,12 @@ func (s *Store) Restore(ctx context.Context, userID, name string, open func() (i
 	}
 	if hasEntries {
 		var entries []ImportEntry
-		err := readExport(open, func(table string, i int, row *exportRow) error {
+		err := readExport(open, func(table string, i int, row *exportread.Row) error {
 			if table != "captures" {
 				return nil
 			}
-			text, _ := row.get("original").(string)
-			at, _ := row.get("occurred_at").(string)
+			text, _ := row.Get("original").(string)
+			at, _ := row.Get("occurred_at").(string)
 			when, err := ParseTime(at)
 			if err != nil {
 				return Invalid("file", "captures[%d]: occurred_at %q is not a time like 2026-11-22T08:21:03.120000Z.", i, at)
@@ -175,13 +177,13 @@ type where struct {
 func (w where) String() string { return fmt.Sprintf("%s[%d]", w.table, w.i) }
 
 // add checks one record and queues it for writing.
-func (r *restorer) add(table string, i int, row *exportRow) error {
+func (r *restorer) add(table string, i int, row *exportread.Row) error {
 	t := exportTables[slices.IndexFunc(exportTables, func(t exportTable) bool { return t.name == table })]
 	cols := r.cols[table]
 	w := where{table, i}
 	if table == "settings" {
-		key, _ := row.get("key").(string)
-		value, _ := row.get("value").(string)
+		key, _ := row.Get("key").(string)
+		value, _ := row.Get("value").(string)
 		st := Setting{Key: key, Value: value}
 		if err := st.Validate(); err != nil {
 			return Invalid("file", "%s: %s", w, ErrorMessage(err))
@@ -191,12 +193,12 @@ func (r *restorer) add(table string, i int, row *exportRow) error {
 	defer func() { r.rowNames, r.rowArgs = names, args }() // reused by the next record
 	// Where in args the record's own id is.
 	id := -1
-	for k, col := range row.names {
+	for k, col := range row.Names {
 		typ, ok := cols[col]
 		if !ok || slices.Contains(t.omit, col) || slices.Contains(names, col) {
 			return Invalid("file", "%s: unknown field %q.", w, col)
 		}
-		v, err := restoreValue(w, col, typ, row.values[k])
+		v, err := restoreValue(w, col, typ, row.Values[k])
 		if err != nil {
 			return err
 		}
@@ -225,9 +227,9 @@ func (r *restorer) add(table string, i int, row *exportRow) error {
 	}
 	if table == "captures" {
 		r.captures++
-		if st := row.get("status"); st == StatusQueued || st == StatusProcessing {
+		if st, _ := row.Get("status").(string); CaptureStatus(st) == StatusQueued || CaptureStatus(st) == StatusProcessing {
 			// Its run is to be done again here; finish places it in the queue.
-			names, args = setColumn(names, args, "status", StatusQueued)
+			names, args = setColumn(names, args, "status", string(StatusQueued))
 			names, args = setColumn(names, args, "background", 1)
 			names, args = setColumn(names, args, "available_at", FormatTime(r.now))
 			r.queued = append(r.queued, args[id].(string))
@@ -479,7 +481,7 @@ func restoreValue(w where, col, typ string, v any) (any, error) {
 func restoreRule(w where, table, col string, v any) error {
 	switch {
 	case table == "captures" && col == "status":
-		if !slices.Contains([]any{StatusQueued, StatusProcessing, StatusProcessed, StatusFailed}, v) {
+		if s, ok := v.(string); !ok || !slices.Contains(CaptureStatuses, CaptureStatus(s)) {
 			return Invalid("file", "%s: status must be queued, processing, processed or failed.", w)
 		}
 	case table == "patterns" && col == "feelings":

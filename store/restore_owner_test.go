@@ -32,6 +32,7 @@ func victimJournal(t *testing.T) (*store.Store, *store.User, []byte, *storetest.
 // the record and the field, and writes nothing: the other user's journal
 // and export stay as they were, and their export still restores.
 func TestRestoreRefusesAnotherUsersRecords(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, a, raw, victim := victimJournal(t)
 	for _, c := range storetest.OwnerAttacks {
@@ -73,6 +74,7 @@ func TestRestoreRefusesAnotherUsersRecords(t *testing.T) {
 // id, the id of another user's record of the same kind is restored under
 // new ids: nothing joins or changes the other user's records.
 func TestRestoreTakesNoOtherUsersID(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s, a, raw, victim := victimJournal(t)
 	for _, table := range storetest.ExportTables[1:] {
@@ -106,6 +108,7 @@ func TestRestoreTakesNoOtherUsersID(t *testing.T) {
 // or a record without one, are refused naming the record; an id that is
 // not one of the document's is quoted only in part when it is long.
 func TestRestoreRefusesIDsTwiceOrMissing(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := storetest.MustOpen(t)
 	a := storetest.MustAnalysedJournal(t, s, "source@example.com")
@@ -138,6 +141,7 @@ func TestRestoreRefusesIDsTwiceOrMissing(t *testing.T) {
 // that holds another record's id is checked by a restore, so that a column
 // a later migration adds cannot name another user's record.
 func TestRestoreResolvesEveryReference(t *testing.T) {
+	t.Parallel()
 	s := storetest.MustOpen(t)
 	missing, err := s.UnresolvedReferences(context.Background())
 	if err != nil {

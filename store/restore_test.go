@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -63,6 +64,7 @@ func captureIDs(t *testing.T, s *store.Store, userID string) []string {
 // exactly what json.Marshal writes for it as a map (keys sorted, HTML
 // characters escaped).
 func TestExportWritesRecordsAsEncodingJSON(t *testing.T) {
+	t.Parallel()
 	s := storetest.MustOpen(t)
 	u := journalOf(t, s, "bytes@example.com", 3)
 	raw := exportBytes(t, s, u.ID)
@@ -103,6 +105,7 @@ func TestExportWritesRecordsAsEncodingJSON(t *testing.T) {
 // their ids; when one of them is taken there, even one late in the
 // document, every record gets a new id and nothing is lost.
 func TestRestoreKeepsOrRenewsIDs(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	a := storetest.MustOpen(t)
 	u := journalOf(t, a, "first@example.com", 150)
@@ -147,6 +150,7 @@ func TestRestoreKeepsOrRenewsIDs(t *testing.T) {
 // saying where, and writes nothing; an error reading the document comes
 // back as it is.
 func TestRestoreRefusesBrokenDocuments(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	a := storetest.MustOpen(t)
 	raw := string(exportBytes(t, a, journalOf(t, a, "source@example.com", 150).ID))
@@ -238,4 +242,46 @@ func replaceNth(s, old, new string, n int) string {
 		at += i + len(old)
 	}
 	return s[:at-len(old)] + new + s[at:]
+}
+
+// TestRestoreQueuesWaitingCaptures: captures that were queued or being
+// analysed when the export was made are queued again where they are
+// restored, in the import's batch; a processed or failed one keeps its
+// status and is not.
+func TestRestoreQueuesWaitingCaptures(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	a := storetest.MustOpen(t)
+	u := journalOf(t, a, "waiting@example.com", 3)
+	failed, err := a.ClaimCapture(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.FailCapture(ctx, failed.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.ClaimCapture(ctx); err != nil { // one is being analysed
+		t.Fatal(err)
+	}
+
+	s := storetest.MustOpen(t)
+	x := storetest.MustCreateUser(t, s, "x@example.com")
+	res, err := s.Restore(ctx, x.ID, "restore", store.OpenBytes(exportBytes(t, a, u.ID)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Batch == nil || res.Batch.Total != 2 {
+		t.Fatalf("restore's batch = %+v, want the two captures that waited", res.Batch)
+	}
+	statuses := map[store.CaptureStatus]int{}
+	for _, id := range captureIDs(t, s, x.ID) {
+		c, err := s.FindCapture(ctx, x.ID, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		statuses[c.Status]++
+	}
+	if want := map[store.CaptureStatus]int{store.StatusQueued: 2, store.StatusFailed: 1}; !maps.Equal(statuses, want) {
+		t.Errorf("restored statuses %v, want %v", statuses, want)
+	}
 }

@@ -9,6 +9,7 @@ import (
 // nil for the nullable scanner and an error for the other, as is text that
 // is not a stored time.
 func TestScanStoredTime(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 11, 22, 8, 21, 3, 120000000, time.FixedZone("east", 3600))
 	for _, src := range []any{FormatTime(at), []byte(FormatTime(at))} {
 		var got time.Time

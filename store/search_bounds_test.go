@@ -13,6 +13,7 @@ import (
 // control character (a NUL ends FTS5's reading of a word), are refused as
 // EINVALID on q, never left to the database; a word said again counts once.
 func TestSearchCapturesBounds(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := storetest.MustOpen(t)
 	ana := storetest.MustCreateUser(t, s, "ana@example.com")

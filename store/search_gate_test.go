@@ -14,6 +14,7 @@ import (
 // a second search of the same user is ETOOMANY at once; another user's
 // waits for a slot and is ETOOMANY when none frees in time.
 func TestSearchCapturesGate(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := storetest.MustOpen(t)
 	ana := storetest.MustCreateUser(t, s, "ana@example.com")
@@ -42,6 +43,7 @@ func TestSearchCapturesGate(t *testing.T) {
 
 // A search that runs past its budget is stopped and answered EINVALID on q.
 func TestSearchCapturesBudget(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := storetest.MustOpen(t)
 	ana := storetest.MustCreateUser(t, s, "ana@example.com")
@@ -61,6 +63,7 @@ func TestSearchCapturesBudget(t *testing.T) {
 // Ping reads through a connection of its own: it answers while every
 // reader of the pool and the writer are taken.
 func TestPingWhilePoolsBusy(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	s := storetest.MustOpen(t)
@@ -82,6 +85,7 @@ func TestPingWhilePoolsBusy(t *testing.T) {
 // A write that finds no room is EFULL, and DiskFull says so until a write
 // commits again.
 func TestDiskFull(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := storetest.MustOpen(t)
 	ana := storetest.MustCreateUser(t, s, "ana@example.com")

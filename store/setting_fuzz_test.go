@@ -75,6 +75,7 @@ func FuzzSetting(f *testing.F) {
 // the host's zone folder (the zones built into the binary would not know
 // it, and the user's days would silently turn UTC).
 func TestSettingValueBounds(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := storetest.MustOpen(t)
 	u := storetest.MustCreateUser(t, s, "bounds@example.com")

@@ -6,15 +6,11 @@ import (
 	"time"
 )
 
-// CaptureStatuses lists every status a capture can have, in the order of
-// its life.
-var CaptureStatuses = []string{"queued", "processing", "processed", "failed"}
-
 // CaptureStats counts captures across all users, for the metrics.
 type CaptureStats struct {
 	// ByStatus holds a count for every status of CaptureStatuses, zero
 	// included.
-	ByStatus map[string]int
+	ByStatus map[CaptureStatus]int
 	// OldestQueued is when the capture that has waited longest in the queue
 	// was written; zero when nothing is queued.
 	OldestQueued time.Time
@@ -23,7 +19,7 @@ type CaptureStats struct {
 // CaptureStats counts captures by status and finds the oldest queued one.
 // It reads through the reader pool and writes nothing.
 func (s *Store) CaptureStats(ctx context.Context) (CaptureStats, error) {
-	st := CaptureStats{ByStatus: make(map[string]int, len(CaptureStatuses))}
+	st := CaptureStats{ByStatus: make(map[CaptureStatus]int, len(CaptureStatuses))}
 	for _, status := range CaptureStatuses {
 		st.ByStatus[status] = 0
 	}
@@ -33,7 +29,7 @@ func (s *Store) CaptureStats(ctx context.Context) (CaptureStats, error) {
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var status string
+		var status CaptureStatus
 		var n int
 		if err := rows.Scan(&status, &n); err != nil {
 			return st, err

@@ -16,6 +16,7 @@ import (
 // transactions on a pool of one reader, where preparing on the pool from
 // within the transaction would wait for ever; closing the store closes them.
 func TestHotStatementsPreparedOnce(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	s, err := store.Open(store.Options{Path: filepath.Join(t.TempDir(), "recur.db"), Migrations: migrations.FS, Readers: 1})

@@ -13,6 +13,7 @@ import (
 )
 
 func TestOpen(t *testing.T) {
+	t.Parallel()
 	t.Run("PragmasOnEveryConnection", func(t *testing.T) {
 		s := storetest.MustOpen(t)
 		ctx := context.Background()
@@ -83,6 +84,7 @@ func TestOpen(t *testing.T) {
 }
 
 func TestUser(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := storetest.MustOpen(t)
 
@@ -142,6 +144,7 @@ func TestUser(t *testing.T) {
 }
 
 func TestToken(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := time.Date(2026, 11, 22, 8, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
@@ -209,6 +212,7 @@ func TestToken(t *testing.T) {
 }
 
 func TestSetting(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := storetest.MustOpen(t)
 	u := storetest.MustCreateUser(t, s, "s@example.com")

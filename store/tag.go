@@ -8,23 +8,28 @@ import (
 	"math"
 )
 
+// TagType is what a tag names: a trigger, a feeling, a behaviour, a
+// person, a location or an activity. A category's kind is the type of the
+// tags it groups. It is stored and sent as its text.
+type TagType string
+
 // Tag types.
 const (
-	TagTrigger         = "trigger"
-	TagPositiveFeeling = "positive_feeling"
-	TagNegativeFeeling = "negative_feeling"
-	TagGoodBehaviour   = "good_behaviour"
-	TagBadBehaviour    = "bad_behaviour"
-	TagPerson          = "person"
-	TagLocation        = "location"
-	TagActivity        = "activity"
+	TagTrigger         TagType = "trigger"
+	TagPositiveFeeling TagType = "positive_feeling"
+	TagNegativeFeeling TagType = "negative_feeling"
+	TagGoodBehaviour   TagType = "good_behaviour"
+	TagBadBehaviour    TagType = "bad_behaviour"
+	TagPerson          TagType = "person"
+	TagLocation        TagType = "location"
+	TagActivity        TagType = "activity"
 )
 
 // TagTypes lists every tag type.
-var TagTypes = []string{TagTrigger, TagPositiveFeeling, TagNegativeFeeling, TagGoodBehaviour, TagBadBehaviour, TagPerson, TagLocation, TagActivity}
+var TagTypes = []TagType{TagTrigger, TagPositiveFeeling, TagNegativeFeeling, TagGoodBehaviour, TagBadBehaviour, TagPerson, TagLocation, TagActivity}
 
 // Categorised reports whether tags of the type belong to a category: triggers and behaviours do.
-func Categorised(tagType string) bool {
+func Categorised(tagType TagType) bool {
 	return tagType == TagTrigger || tagType == TagGoodBehaviour || tagType == TagBadBehaviour
 }
 
@@ -33,7 +38,7 @@ func Categorised(tagType string) bool {
 type Tag struct {
 	ID        string
 	UserID    string
-	Type      string
+	Type      TagType
 	Name      string
 	FeelingID string    // feelings only
 	Category  *Category // triggers and behaviours; nil for the others
@@ -44,7 +49,7 @@ type Tag struct {
 type Category struct {
 	ID        string
 	UserID    string
-	Kind      string
+	Kind      TagType
 	Name      string
 	Rejected  bool
 	Embedding []float32
@@ -59,7 +64,7 @@ type Feeling struct {
 }
 
 // TagType is the tag type of a feeling: positive_feeling or negative_feeling.
-func (f Feeling) TagType() string {
+func (f Feeling) TagType() TagType {
 	if f.Valence > 0 {
 		return TagPositiveFeeling
 	}
@@ -78,7 +83,7 @@ func scanTag(row interface{ Scan(...any) error }, pre ...any) (*Tag, error) {
 		return nil, err
 	}
 	if catID.Valid {
-		t.Category = &Category{ID: catID.String, UserID: t.UserID, Kind: catKind.String, Name: catName.String, Rejected: rejected.Bool}
+		t.Category = &Category{ID: catID.String, UserID: t.UserID, Kind: TagType(catKind.String), Name: catName.String, Rejected: rejected.Bool}
 	}
 	return &t, nil
 }
@@ -103,7 +108,7 @@ func (s *Store) Feelings(ctx context.Context) ([]Feeling, error) {
 
 // Tags returns the user's tags of the given types, with their categories,
 // most used first.
-func (s *Store) Tags(ctx context.Context, userID string, types ...string) ([]Tag, error) {
+func (s *Store) Tags(ctx context.Context, userID string, types ...TagType) ([]Tag, error) {
 	marks, args := typeArgs(userID, types)
 	rows, err := s.read.QueryContext(ctx, `SELECT `+tagColumns+` FROM tags t LEFT JOIN categories c ON c.id = t.category_id
 		WHERE t.user_id = ? AND t.type IN (`+marks+`)
@@ -124,9 +129,9 @@ func (s *Store) Tags(ctx context.Context, userID string, types ...string) ([]Tag
 }
 
 // Categories returns the user's categories of a kind, rejected ones included, by name.
-func (s *Store) Categories(ctx context.Context, userID, kind string) ([]Category, error) {
+func (s *Store) Categories(ctx context.Context, userID string, kind TagType) ([]Category, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT id, user_id, kind, name, rejected_at IS NOT NULL, coalesce(embedding, '')
-		FROM categories WHERE user_id = ? AND kind = ? ORDER BY name`, userID, kind)
+		FROM categories WHERE user_id = ? AND kind = ? ORDER BY name`, userID, string(kind))
 	if err != nil {
 		return nil, err
 	}
@@ -162,7 +167,7 @@ func (s *Store) SetCategoryEmbedding(ctx context.Context, id string, vec []float
 
 // TagEmbeddings returns the stored embeddings of the names of the user's
 // tags of the given types, by tag id. Tags never embedded are absent.
-func (s *Store) TagEmbeddings(ctx context.Context, userID string, types ...string) (map[string][]float32, error) {
+func (s *Store) TagEmbeddings(ctx context.Context, userID string, types ...TagType) (map[string][]float32, error) {
 	marks, args := typeArgs(userID, types)
 	rows, err := s.read.QueryContext(ctx, `SELECT e.tag_id, e.embedding FROM tag_embeddings e JOIN tags t ON t.id = e.tag_id
 		WHERE t.user_id = ? AND t.type IN (`+marks+`)`, args...)
@@ -215,14 +220,14 @@ func (s *Store) SetTagEmbeddings(ctx context.Context, vecs map[string][]float32)
 
 // typeArgs returns the placeholders of an IN list of the types, and the
 // arguments of a query on the user's tags of those types.
-func typeArgs(userID string, types []string) (marks string, args []any) {
+func typeArgs(userID string, types []TagType) (marks string, args []any) {
 	args = []any{userID}
 	for i, t := range types {
 		if i > 0 {
 			marks += ", "
 		}
 		marks += "?"
-		args = append(args, t)
+		args = append(args, string(t))
 	}
 	return marks, args
 }

@@ -12,6 +12,7 @@ import (
 )
 
 func TestTagEmbeddings(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "recur.db")
 	s := storetest.MustOpenAt(t, path, nil)
 	ctx := context.Background()

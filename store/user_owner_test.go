@@ -38,6 +38,7 @@ func sessionExists(t *testing.T, s *store.Store, token string) bool {
 }
 
 func TestListUsers(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := storetest.MustOpen(t)
 	if list, err := s.ListUsers(ctx); err != nil || len(list) != 0 {
@@ -75,6 +76,7 @@ func TestListUsers(t *testing.T) {
 }
 
 func TestDeleteUser(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := storetest.MustOpen(t)
 	ana := storetest.MustCreateUser(t, s, "ana@example.com")
@@ -140,6 +142,7 @@ func TestDeleteUser(t *testing.T) {
 }
 
 func TestDeleteUserSessions(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := storetest.MustOpen(t)
 	ana := storetest.MustCreateUser(t, s, "ana@example.com")
@@ -169,6 +172,7 @@ func TestDeleteUserSessions(t *testing.T) {
 }
 
 func TestListTokensAndRevokeByID(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := time.Date(2026, 11, 22, 8, 0, 0, 0, time.UTC)
 	s := storetest.MustOpenAt(t, filepath.Join(t.TempDir(), "recur.db"), func() time.Time { return now })
@@ -233,6 +237,7 @@ func TestListTokensAndRevokeByID(t *testing.T) {
 }
 
 func TestListAllFeedback(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := time.Date(2026, 11, 22, 8, 0, 0, 0, time.UTC)
 	s := storetest.MustOpenAt(t, filepath.Join(t.TempDir(), "recur.db"), func() time.Time { return now })

@@ -51,7 +51,7 @@ func captureRows(reqs []*createRequest) (string, error) {
 	rows := make([]captureRow, len(reqs))
 	for i, r := range reqs {
 		c := r.c
-		rows[i] = captureRow{c.ID, c.UserID, c.Original, c.Origin, FormatTime(c.OccurredAt), c.Status, FormatTime(c.CreatedAt), FormatTime(c.UpdatedAt)}
+		rows[i] = captureRow{c.ID, c.UserID, c.Original, c.Origin, FormatTime(c.OccurredAt), string(c.Status), FormatTime(c.CreatedAt), FormatTime(c.UpdatedAt)}
 	}
 	b, err := json.Marshal(rows)
 	return string(b), err

@@ -9,21 +9,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recur-journal/recur/internal/wait"
 	"github.com/recur-journal/recur/store"
 	"github.com/recur-journal/recur/store/storetest"
 )
 
-// waitFor polls cond every millisecond for up to five seconds and fails
-// the test if it never holds.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	for range 5000 {
-		if cond() {
-			return
-		}
-		time.Sleep(time.Millisecond)
+// waiting says how many writes wait, whether one leads and whether Close
+// began, for a test that gave up waiting on them.
+func waiting(s *store.Store) func() string {
+	return func() string {
+		n, leading, closing := s.CreatesWaiting()
+		return fmt.Sprintf("%d writes wait; one leads: %v; closing: %v", n, leading, closing)
 	}
-	t.Fatalf("gave up waiting until %s", what)
 }
 
 // createAll starts a CreateCapture for each capture and returns a channel
@@ -76,13 +73,14 @@ func queueBehindLeader(t *testing.T, s *store.Store, first *store.Capture, rest 
 		t.Fatal(err)
 	}
 	lead := createAll(s, []*store.Capture{first})
-	waitFor(t, "the first write leads", func() bool { n, leading, _ := s.CreatesWaiting(); return leading && n == 0 })
+	wait.Eventually(t, 5*time.Second, "the first write leads", func() bool { n, leading, _ := s.CreatesWaiting(); return leading && n == 0 }, waiting(s))
 	others := createAll(s, rest)
-	waitFor(t, "the others wait", func() bool { n, _, _ := s.CreatesWaiting(); return n == len(rest) })
+	wait.Eventually(t, 5*time.Second, "the others wait", func() bool { n, _, _ := s.CreatesWaiting(); return n == len(rest) }, waiting(s))
 	return lead, others, release
 }
 
 func TestCreateCaptureTogether(t *testing.T) {
+	t.Parallel()
 	t.Run("OK", func(t *testing.T) {
 		s := storetest.MustOpen(t)
 		u := storetest.MustCreateUser(t, s, "alice@example.com")
@@ -187,7 +185,7 @@ func TestCreateCaptureTogether(t *testing.T) {
 		gone := &store.Capture{UserID: u.ID, Original: "never mind"}
 		goneErr := make(chan error, 1)
 		go func() { goneErr <- s.CreateCapture(ctx, gone) }()
-		waitFor(t, "the caller waits", func() bool { n, _, _ := s.CreatesWaiting(); return n == 4 })
+		wait.Eventually(t, 5*time.Second, "the caller waits", func() bool { n, _, _ := s.CreatesWaiting(); return n == 4 }, waiting(s))
 		cancel()
 		release()
 		for _, o := range append(receive(t, lead, 1), receive(t, others, 3)...) {
@@ -211,7 +209,7 @@ func TestCreateCaptureTogether(t *testing.T) {
 		lead, others, release := queueBehindLeader(t, s, first, rest)
 		closed := make(chan error, 1)
 		go func() { closed <- s.Close() }()
-		waitFor(t, "Close begins", func() bool { _, _, c := s.CreatesWaiting(); return c })
+		wait.Eventually(t, 5*time.Second, "Close begins", func() bool { _, _, c := s.CreatesWaiting(); return c }, waiting(s))
 
 		// A write after Close began is refused at once, even with the
 		// writer still held.
@@ -257,6 +255,7 @@ func TestCreateCaptureTogether(t *testing.T) {
 // TestCreateCaptureKeepsText checks that an entry is stored exactly as
 // written, whatever characters it holds, alone and committed with others.
 func TestCreateCaptureKeepsText(t *testing.T) {
+	t.Parallel()
 	s := storetest.MustOpen(t)
 	u := storetest.MustCreateUser(t, s, "alice@example.com")
 	texts := []string{

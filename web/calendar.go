@@ -86,7 +86,7 @@ func (a *App) calendar(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			continue
 		}
-		cd.Entries = append(cd.Entries, entryView{ID: c.ID, Status: c.Status, StatusWords: statusWords[c.Status], Time: c.OccurredAt.In(v.Loc).Format("15:04")})
+		cd.Entries = append(cd.Entries, entryView{ID: c.ID, Status: string(c.Status), StatusWords: statusWords[c.Status], Time: c.OccurredAt.In(v.Loc).Format("15:04")})
 		for _, p := range c.Patterns {
 			if !hasPattern(cd.Patterns, p.ID) {
 				cd.Patterns = append(cd.Patterns, p)

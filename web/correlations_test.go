@@ -191,7 +191,7 @@ func TestPatternCorrelations(t *testing.T) {
 		if a.status != http.StatusSeeOther || a.location != "/patterns/"+id {
 			t.Fatalf("keep = %d to %q", a.status, a.location)
 		}
-		if got := apiCorrelations(t, h, h.alice, id)["Lea"].Status; got != store.PatternAccepted {
+		if got := apiCorrelations(t, h, h.alice, id)["Lea"].Status; got != string(store.PatternAccepted) {
 			t.Errorf("status = %s, want accepted", got)
 		}
 		item := correlationItem(alice.get("/patterns/"+id).body, lea.ID)

@@ -41,7 +41,10 @@ type entryData struct {
 }
 
 // tagTypes are the tag types in the order the entry page groups them.
-var tagTypes = []struct{ Type, Label string }{
+var tagTypes = []struct {
+	Type  store.TagType
+	Label string
+}{
 	{store.TagTrigger, "What set it off"},
 	{store.TagNegativeFeeling, "Unpleasant feelings"},
 	{store.TagPositiveFeeling, "Pleasant feelings"},
@@ -75,7 +78,7 @@ func marked(text string, segs []store.Segment) []piece {
 // chips groups the tags of an entry's situations by type, each tag once.
 func chips(segs []store.Segment, feelings map[string]store.Feeling) []chipGroup {
 	seen := map[string]bool{}
-	byType := map[string][]chip{}
+	byType := map[store.TagType][]chip{}
 	for _, sg := range segs {
 		for _, t := range sg.Tags {
 			if seen[t.ID] {

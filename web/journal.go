@@ -16,7 +16,7 @@ import (
 )
 
 // statusWords says a capture's status in plain words.
-var statusWords = map[string]string{
+var statusWords = map[store.CaptureStatus]string{
 	store.StatusQueued:     "Waiting to be read",
 	store.StatusProcessing: "Being read",
 	store.StatusProcessed:  "Read",
@@ -56,7 +56,7 @@ type journalData struct {
 
 func newEntryView(c *store.Capture, loc *time.Location) entryView {
 	t := c.OccurredAt.In(loc)
-	return entryView{ID: c.ID, Status: c.Status, StatusWords: statusWords[c.Status], Text: c.Original,
+	return entryView{ID: c.ID, Status: string(c.Status), StatusWords: statusWords[c.Status], Text: c.Original,
 		Time: t.Format("15:04"), OccurredAt: c.OccurredAt.Format(time.RFC3339Nano), UpdatedAt: store.FormatTime(c.UpdatedAt), Date: t.Format(time.DateOnly), TimeOfDay: t.Format("15:04")}
 }
 

@@ -16,8 +16,8 @@ import (
 // patternView is a pattern as a card shows it.
 type patternView struct {
 	store.Pattern
-	State string // open or closed
-	Days  int    // days it showed up on
+	State store.PatternState
+	Days  int // days it showed up on
 	Strip template.HTML
 	// Then are the other patterns of the loop this one leads, shown on its
 	// card instead of cards of their own; Loop, on a pattern's own page,
@@ -60,10 +60,7 @@ func (a *App) view(r *http.Request, p *store.Pattern) (patternView, *store.Patte
 	if err != nil {
 		return patternView{}, nil, err
 	}
-	pv := patternView{Pattern: *p, State: "open", Days: len(days)}
-	if p.ClosedAt != nil {
-		pv.State = "closed"
-	}
+	pv := patternView{Pattern: *p, State: p.State(), Days: len(days)}
 	pv.Strip = dayStrip(days, a.opts.Store.Now().In(viewerOf(r).Loc), stripDays)
 	return pv, d, nil
 }
@@ -112,9 +109,8 @@ func (a *App) listPatterns(w http.ResponseWriter, r *http.Request) {
 			a.fail(w, r, err)
 			return
 		}
-		pv := patternView{Pattern: *p, State: "open", Days: with, Strip: dayStrip(seen[p.ID], now, stripDays), Then: t}
-		if p.ClosedAt != nil {
-			pv.State = "closed"
+		pv := patternView{Pattern: *p, State: p.State(), Days: with, Strip: dayStrip(seen[p.ID], now, stripDays), Then: t}
+		if pv.State == store.PatternClosed {
 			d.Closed = append(d.Closed, pv)
 		} else {
 			d.Open = append(d.Open, pv)
@@ -168,7 +164,7 @@ func (c correlationView) Kind() string {
 	if c.Tag.Type == store.TagLocation {
 		return "place"
 	}
-	return c.Tag.Type
+	return string(c.Tag.Type)
 }
 
 // Strength says the correlation's impact in words.
@@ -289,8 +285,8 @@ func back(r *http.Request, id string) string {
 	return "/patterns"
 }
 
-func reviewStatus(r *http.Request) (string, error) {
-	switch s := r.PostFormValue("status"); s {
+func reviewStatus(r *http.Request) (store.PatternStatus, error) {
+	switch s := store.PatternStatus(r.PostFormValue("status")); s {
 	case store.PatternAccepted, store.PatternRejected:
 		if s == store.PatternRejected && r.PostFormValue("confirm") != "yes" {
 			return "", store.Invalid("confirm", "Rejecting needs the second button, which confirms it.")
@@ -337,7 +333,7 @@ func (a *App) reviewCorrelation(w http.ResponseWriter, r *http.Request) {
 			err = nil
 		}
 	}
-	var status string
+	var status store.PatternStatus
 	if err == nil {
 		status, err = reviewStatus(r)
 	}

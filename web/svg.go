@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recur-journal/recur/internal/english"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -94,7 +95,7 @@ func flowsSVG(flows []store.Flow) template.HTML {
 			y1, y2 := y(c, k.from), y(c+1, k.to)
 			mid := (x1 + x2) / 2
 			fmt.Fprintf(&b, `<path class="link" d="M%d %d C%d %d %d %d %d %d" stroke-width="%d"><title>%s → %s: %d %s</title></path>`,
-				x1, y1, mid, y1, mid, y2, x2, y2, min(2+2*(n-1), 14), esc(k.from), esc(k.to), n, plural(n, "situation", "situations"))
+				x1, y1, mid, y1, mid, y2, x2, y2, min(2+2*(n-1), 14), esc(k.from), esc(k.to), n, english.Plural(n, "situation", "situations"))
 		}
 	}
 	for c := range 3 {
@@ -110,13 +111,6 @@ func flowsSVG(flows []store.Flow) template.HTML {
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // yearSVG draws one square a day of the year, a week per column, coloured by

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"github.com/recur-journal/recur/store"
 )
 
 // The counting numbers every id it meets once (tags, categories, feelings,
@@ -153,13 +155,13 @@ func newIndex(in Input) *index {
 func (x *index) addTag(t *Tag) int32 {
 	r := tagRef{category: -1, feeling: -1, correlated: -1}
 	switch t.Type {
-	case trigger:
+	case store.TagTrigger:
 		r.kind = kindTrigger
-	case goodBehaviour, badBehaviour:
+	case store.TagGoodBehaviour, store.TagBadBehaviour:
 		r.kind = kindBehaviour
-	case positiveFeeling, negativeFeeling:
+	case store.TagPositiveFeeling, store.TagNegativeFeeling:
 		r.kind = kindFeeling
-	case "person", "location", "activity":
+	case store.TagPerson, store.TagLocation, store.TagActivity:
 		r.correlated = int32(len(x.correlated))
 		x.correlated = append(x.correlated, *t)
 	}
@@ -263,8 +265,8 @@ func (x *index) topFeelings(f *categoryFacts, vocab map[string]Feeling) []int32 
 // sentiment: good behaviour is positive, bad behaviour negative, and a
 // trigger goes by the valence of the feelings it comes with, weighed by how
 // often each comes (a tie is negative).
-func sentiment(kind string, f *categoryFacts, top []int32, ids []string, vocab map[string]Feeling) string {
-	if kind == goodBehaviour || kind == badBehaviour {
+func sentiment(kind store.TagType, f *categoryFacts, top []int32, ids []string, vocab map[string]Feeling) string {
+	if kind == store.TagGoodBehaviour || kind == store.TagBadBehaviour {
 		return kindSentiment(kind, "")
 	}
 	sum := 0
@@ -281,13 +283,13 @@ func sentiment(kind string, f *categoryFacts, top []int32, ids []string, vocab m
 // days with the tag on which the pattern showed up against the share of
 // days without it, and keeps the top few per type that beat the baseline,
 // plus those the user accepted; rejected ones never come back.
-func (x *index) correlate(patternDays days, written int, reviewed map[string]string) []Correlation {
+func (x *index) correlate(patternDays days, written int, reviewed map[string]store.PatternStatus) []Correlation {
 	var byType [3][]Correlation // in the order of CorrelatedTypes
 	var accepted []Correlation
 	seen := patternDays.count()
 	for i, tag := range x.correlated {
 		status := reviewed[tag.ID]
-		if status == Rejected {
+		if status == store.PatternRejected {
 			continue
 		}
 		with, together := x.correlatedD[i].count(), x.correlatedD[i].common(patternDays)
@@ -307,7 +309,7 @@ func (x *index) correlate(patternDays days, written int, reviewed map[string]str
 				continue
 			}
 		}
-		if status == Accepted {
+		if status == store.PatternAccepted {
 			c.Impact = "low"
 			accepted = append(accepted, c)
 		}
@@ -327,7 +329,7 @@ func (x *index) correlate(patternDays days, written int, reviewed map[string]str
 			return cmp.Compare(a.TagID, b.TagID)
 		})
 		for i, c := range list {
-			if i < TopPerType || reviewed[c.TagID] == Accepted {
+			if i < TopPerType || reviewed[c.TagID] == store.PatternAccepted {
 				out = append(out, c)
 			}
 		}

@@ -10,6 +10,8 @@ import (
 	"cmp"
 	"slices"
 	"time"
+
+	"github.com/recur-journal/recur/store"
 )
 
 // The rules, as the README documents them.
@@ -40,24 +42,8 @@ const (
 	LiftHigh     = 2.5
 )
 
-// Statuses of patterns and correlations.
-const (
-	Detected = "detected"
-	Accepted = "accepted"
-	Rejected = "rejected"
-)
-
-// Tag types detection looks at.
-const (
-	trigger         = "trigger"
-	goodBehaviour   = "good_behaviour"
-	badBehaviour    = "bad_behaviour"
-	positiveFeeling = "positive_feeling"
-	negativeFeeling = "negative_feeling"
-)
-
 // CorrelatedTypes are the tag types correlations are made of.
-var CorrelatedTypes = []string{"person", "location", "activity"}
+var CorrelatedTypes = []store.TagType{store.TagPerson, store.TagLocation, store.TagActivity}
 
 // Capture is a processed capture.
 type Capture struct {
@@ -76,7 +62,7 @@ type Segment struct {
 // Tag is a tag as found in a segment.
 type Tag struct {
 	ID         string
-	Type       string
+	Type       store.TagType
 	Name       string
 	CategoryID string // triggers and behaviours
 	FeelingID  string // feelings
@@ -85,7 +71,7 @@ type Tag struct {
 // Category is a category of triggers or behaviours.
 type Category struct {
 	ID       string
-	Kind     string // trigger, good_behaviour or bad_behaviour
+	Kind     store.TagType // trigger, good_behaviour or bad_behaviour
 	Name     string
 	Rejected bool
 }
@@ -101,7 +87,7 @@ type Feeling struct {
 type Prior struct {
 	ID         string
 	CategoryID string
-	Status     string
+	Status     store.PatternStatus
 	Sentiment  string
 	ClosedAt   *time.Time
 }
@@ -110,7 +96,7 @@ type Prior struct {
 type PriorCorrelation struct {
 	PatternID string
 	TagID     string
-	Status    string
+	Status    store.PatternStatus
 }
 
 // Input is everything detection counts over.
@@ -149,7 +135,7 @@ type Pattern struct {
 // Correlation is a tag a pattern occurs with more than the user's baseline.
 type Correlation struct {
 	TagID  string
-	Type   string
+	Type   store.TagType
 	Name   string
 	Amount int // days seen together
 	Impact string
@@ -175,10 +161,10 @@ func Run(in Input) []Pattern {
 	for _, p := range in.Patterns {
 		prior[p.CategoryID] = p
 	}
-	reviewed := map[string]map[string]string{} // pattern -> tag -> status
+	reviewed := map[string]map[string]store.PatternStatus{} // pattern -> tag -> status
 	for _, c := range in.Correlations {
 		if reviewed[c.PatternID] == nil {
-			reviewed[c.PatternID] = map[string]string{}
+			reviewed[c.PatternID] = map[string]store.PatternStatus{}
 		}
 		reviewed[c.PatternID][c.TagID] = c.Status
 	}
@@ -187,7 +173,7 @@ func Run(in Input) []Pattern {
 	plans := make([]*flowPlan, len(x.categories))
 	for catID, cat := range in.Categories {
 		p, existed := prior[catID]
-		if cat.Rejected || p.Status == Rejected {
+		if cat.Rejected || p.Status == store.PatternRejected {
 			continue // rejected: left alone for good
 		}
 		var f *categoryFacts
@@ -219,13 +205,13 @@ func Run(in Input) []Pattern {
 			pat.CapturesCount = f.captures.count()
 			pat.LastSeen = f.lastSeen
 			pat.Correlations = x.correlate(f.days, writtenDays, reviewed[p.ID])
-			plans[ci] = &flowPlan{pattern: len(out), trigger: cat.Kind == trigger, facts: f}
+			plans[ci] = &flowPlan{pattern: len(out), trigger: cat.Kind == store.TagTrigger, facts: f}
 		}
 		switch {
 		case f == nil:
 			// Every capture it rested on is gone: it closes, accepted or not.
 			pat.ClosedAt = closedAt(p.ClosedAt, in.Now, time.Time{})
-		case p.Status == Accepted:
+		case p.Status == store.PatternAccepted:
 			// Accepted patterns are exempt from the clean-up: quiet or
 			// counted below the bar, they stay open.
 		case !qualifies:
@@ -257,11 +243,11 @@ func closedAt(prev *time.Time, at, lastSeen time.Time) *time.Time {
 // kindSentiment is the sentiment of a pattern no capture shows: good
 // behaviour positive, bad behaviour negative, and a trigger the one it had
 // (negative when it had none).
-func kindSentiment(kind, had string) string {
+func kindSentiment(kind store.TagType, had string) string {
 	switch {
-	case kind == goodBehaviour:
+	case kind == store.TagGoodBehaviour:
 		return "positive"
-	case kind == badBehaviour:
+	case kind == store.TagBadBehaviour:
 		return "negative"
 	case had == "positive":
 		return had

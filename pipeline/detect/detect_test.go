@@ -5,6 +5,8 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"github.com/recur-journal/recur/store"
 )
 
 // history builds hand-made inputs: categories, feelings and segments.
@@ -27,9 +29,9 @@ func newHistory(now string, zone string) *history {
 		panic(err)
 	}
 	return &history{in: Input{Now: at(now), Location: loc, Feelings: vocab, Categories: map[string]Category{
-		"boss": {ID: "boss", Kind: trigger, Name: "criticism at work"},
-		"run":  {ID: "run", Kind: goodBehaviour, Name: "exercise"},
-		"snap": {ID: "snap", Kind: badBehaviour, Name: "snapping at family"},
+		"boss": {ID: "boss", Kind: store.TagTrigger, Name: "criticism at work"},
+		"run":  {ID: "run", Kind: store.TagGoodBehaviour, Name: "exercise"},
+		"snap": {ID: "snap", Kind: store.TagBadBehaviour, Name: "snapping at family"},
 	}}}
 }
 
@@ -55,14 +57,14 @@ func (h *history) add(when string, tags ...string) *history {
 			cat := h.in.Categories[name]
 			sg.Tags = append(sg.Tags, Tag{ID: "t-" + name, Type: cat.Kind, Name: name, CategoryID: name})
 		case "f":
-			typ := negativeFeeling
+			typ := store.TagNegativeFeeling
 			if vocab[name].Valence > 0 {
-				typ = positiveFeeling
+				typ = store.TagPositiveFeeling
 			}
 			sg.Tags = append(sg.Tags, Tag{ID: "f-" + name, Type: typ, Name: name, FeelingID: name})
 		case "p", "l", "a":
-			typ := map[string]string{"p": "person", "l": "location", "a": "activity"}[kind]
-			sg.Tags = append(sg.Tags, Tag{ID: typ + "-" + name, Type: typ, Name: name})
+			typ := map[string]store.TagType{"p": store.TagPerson, "l": store.TagLocation, "a": store.TagActivity}[kind]
+			sg.Tags = append(sg.Tags, Tag{ID: string(typ) + "-" + name, Type: typ, Name: name})
 		}
 	}
 	h.in.Segments = append(h.in.Segments, sg)
@@ -84,6 +86,7 @@ func find(ps []Pattern, cat string) *Pattern {
 }
 
 func TestPatterns(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name  string
 		h     *history
@@ -183,7 +186,7 @@ func TestPatterns(t *testing.T) {
 				}
 			}},
 		{"RecurrenceReopensSameID", newHistory("2026-11-30T12:00:00Z", "UTC").
-			prior(Prior{ID: "p1", CategoryID: "boss", Status: Detected, ClosedAt: ptr(at("2026-11-16T09:00:00Z"))}).
+			prior(Prior{ID: "p1", CategoryID: "boss", Status: store.PatternDetected, ClosedAt: ptr(at("2026-11-16T09:00:00Z"))}).
 			add("2026-11-03T09:00:00Z", "c:boss", "f:anxious").
 			add("2026-11-05T09:00:00Z", "c:boss", "f:anxious").
 			add("2026-11-09T09:00:00Z", "c:boss", "f:anxious").
@@ -194,7 +197,7 @@ func TestPatterns(t *testing.T) {
 				}
 			}},
 		{"StaysClosedAtFirstClosing", newHistory("2026-12-30T12:00:00Z", "UTC").
-			prior(Prior{ID: "p1", CategoryID: "boss", Status: Detected, ClosedAt: ptr(at("2026-11-16T09:00:00Z"))}).
+			prior(Prior{ID: "p1", CategoryID: "boss", Status: store.PatternDetected, ClosedAt: ptr(at("2026-11-16T09:00:00Z"))}).
 			add("2026-11-03T09:00:00Z", "c:boss", "f:anxious").
 			add("2026-11-05T09:00:00Z", "c:boss", "f:anxious").
 			add("2026-11-09T09:00:00Z", "c:boss", "f:anxious"), "boss", true,
@@ -204,7 +207,7 @@ func TestPatterns(t *testing.T) {
 				}
 			}},
 		{"LosingSupportCloses", newHistory("2026-11-10T12:00:00Z", "UTC").
-			prior(Prior{ID: "p1", CategoryID: "boss", Status: Detected}).
+			prior(Prior{ID: "p1", CategoryID: "boss", Status: store.PatternDetected}).
 			add("2026-11-03T09:00:00Z", "c:boss", "f:anxious").
 			add("2026-11-09T09:00:00Z", "c:boss", "f:anxious"), "boss", true,
 			func(t *testing.T, p *Pattern) {
@@ -213,14 +216,14 @@ func TestPatterns(t *testing.T) {
 				}
 			}},
 		{"NoSupportLeftCloses", newHistory("2026-11-10T12:00:00Z", "UTC").
-			prior(Prior{ID: "p1", CategoryID: "boss", Status: Detected}), "boss", true,
+			prior(Prior{ID: "p1", CategoryID: "boss", Status: store.PatternDetected}), "boss", true,
 			func(t *testing.T, p *Pattern) {
 				if p.ClosedAt == nil || p.CapturesCount != 0 {
 					t.Fatalf("pattern %+v, want closed with no captures", p)
 				}
 			}},
 		{"AcceptedNeverCloses", newHistory("2026-12-30T12:00:00Z", "UTC").
-			prior(Prior{ID: "p1", CategoryID: "boss", Status: Accepted}).
+			prior(Prior{ID: "p1", CategoryID: "boss", Status: store.PatternAccepted}).
 			add("2026-11-03T09:00:00Z", "c:boss", "f:anxious"), "boss", true,
 			func(t *testing.T, p *Pattern) {
 				if p.ClosedAt != nil {
@@ -228,7 +231,7 @@ func TestPatterns(t *testing.T) {
 				}
 			}},
 		{"AcceptedQuietStaysOpen", newHistory("2026-12-30T12:00:00Z", "UTC").
-			prior(Prior{ID: "p1", CategoryID: "boss", Status: Accepted, Sentiment: "negative"}).
+			prior(Prior{ID: "p1", CategoryID: "boss", Status: store.PatternAccepted, Sentiment: "negative"}).
 			add("2026-11-03T09:00:00Z", "c:boss", "f:anxious"), "boss", true,
 			func(t *testing.T, p *Pattern) {
 				if p.ClosedAt != nil {
@@ -238,35 +241,35 @@ func TestPatterns(t *testing.T) {
 		// Every capture of an accepted pattern deleted: it closes, and keeps
 		// the sentiment of its kind (a trigger the one it had).
 		{"AcceptedGoodBehaviourNoCaptures", newHistory("2026-11-10T12:00:00Z", "UTC").
-			prior(Prior{ID: "p1", CategoryID: "run", Status: Accepted, Sentiment: "positive"}), "run", true,
+			prior(Prior{ID: "p1", CategoryID: "run", Status: store.PatternAccepted, Sentiment: "positive"}), "run", true,
 			func(t *testing.T, p *Pattern) {
 				if p.Sentiment != "positive" || p.ClosedAt == nil || !p.ClosedAt.Equal(at("2026-11-10T12:00:00Z")) {
 					t.Fatalf("pattern %+v, want positive, closed now", p)
 				}
 			}},
 		{"AcceptedBadBehaviourNoCaptures", newHistory("2026-11-10T12:00:00Z", "UTC").
-			prior(Prior{ID: "p1", CategoryID: "snap", Status: Accepted, Sentiment: "positive"}), "snap", true,
+			prior(Prior{ID: "p1", CategoryID: "snap", Status: store.PatternAccepted, Sentiment: "positive"}), "snap", true,
 			func(t *testing.T, p *Pattern) {
 				if p.Sentiment != "negative" || p.ClosedAt == nil {
 					t.Fatalf("pattern %+v, want negative and closed", p)
 				}
 			}},
 		{"AcceptedTriggerNoCaptures", newHistory("2026-11-10T12:00:00Z", "UTC").
-			prior(Prior{ID: "p1", CategoryID: "boss", Status: Accepted, Sentiment: "positive"}), "boss", true,
+			prior(Prior{ID: "p1", CategoryID: "boss", Status: store.PatternAccepted, Sentiment: "positive"}), "boss", true,
 			func(t *testing.T, p *Pattern) {
 				if p.Sentiment != "positive" || p.ClosedAt == nil {
 					t.Fatalf("pattern %+v, want the positive it had, closed", p)
 				}
 			}},
 		{"DetectedTriggerNoCaptures", newHistory("2026-11-10T12:00:00Z", "UTC").
-			prior(Prior{ID: "p1", CategoryID: "boss", Status: Detected, Sentiment: "positive"}), "boss", true,
+			prior(Prior{ID: "p1", CategoryID: "boss", Status: store.PatternDetected, Sentiment: "positive"}), "boss", true,
 			func(t *testing.T, p *Pattern) {
 				if p.Sentiment != "positive" || p.ClosedAt == nil {
 					t.Fatalf("pattern %+v, want the positive it had, closed", p)
 				}
 			}},
 		{"RejectedLeftAlone", newHistory("2026-11-10T12:00:00Z", "UTC").
-			prior(Prior{ID: "p1", CategoryID: "boss", Status: Rejected}).
+			prior(Prior{ID: "p1", CategoryID: "boss", Status: store.PatternRejected}).
 			add("2026-11-03T09:00:00Z", "c:boss", "f:anxious").
 			add("2026-11-05T09:00:00Z", "c:boss", "f:anxious").
 			add("2026-11-09T09:00:00Z", "c:boss", "f:anxious"), "boss", false, nil},
@@ -304,6 +307,7 @@ func TestPatterns(t *testing.T) {
 func ptr[T any](v T) *T { return &v }
 
 func TestFeelingsAndImpact(t *testing.T) {
+	t.Parallel()
 	h := newHistory("2026-11-30T12:00:00Z", "UTC")
 	feelings := []string{"f:anxious", "f:tense", "f:sad", "f:calm", "f:proud"}
 	for i := range 6 {
@@ -332,6 +336,7 @@ func TestFeelingsAndImpact(t *testing.T) {
 }
 
 func TestCorrelations(t *testing.T) {
+	t.Parallel()
 	// The pattern shows on 4 of 10 days. Anna is there on 3 of its days and
 	// 1 other; the office on every day (no baseline to compare with); the
 	// park on 3 days without it.
@@ -367,8 +372,8 @@ func TestCorrelations(t *testing.T) {
 	})
 	t.Run("AcceptedStays", func(t *testing.T) {
 		h := build()
-		h.in.Patterns = []Prior{{ID: "p1", CategoryID: "boss", Status: Detected}}
-		h.in.Correlations = []PriorCorrelation{{PatternID: "p1", TagID: "location-park", Status: Accepted}}
+		h.in.Patterns = []Prior{{ID: "p1", CategoryID: "boss", Status: store.PatternDetected}}
+		h.in.Correlations = []PriorCorrelation{{PatternID: "p1", TagID: "location-park", Status: store.PatternAccepted}}
 		p := find(Run(h.in), "boss")
 		var park *Correlation
 		for i := range p.Correlations {
@@ -382,8 +387,8 @@ func TestCorrelations(t *testing.T) {
 	})
 	t.Run("RejectedNeverReturns", func(t *testing.T) {
 		h := build()
-		h.in.Patterns = []Prior{{ID: "p1", CategoryID: "boss", Status: Detected}}
-		h.in.Correlations = []PriorCorrelation{{PatternID: "p1", TagID: "person-anna", Status: Rejected}}
+		h.in.Patterns = []Prior{{ID: "p1", CategoryID: "boss", Status: store.PatternDetected}}
+		h.in.Correlations = []PriorCorrelation{{PatternID: "p1", TagID: "person-anna", Status: store.PatternRejected}}
 		if p := find(Run(h.in), "boss"); len(p.Correlations) != 0 {
 			t.Fatalf("correlations = %+v, want the rejected Anna gone", p.Correlations)
 		}
@@ -414,8 +419,9 @@ func TestCorrelations(t *testing.T) {
 }
 
 func TestFlows(t *testing.T) {
+	t.Parallel()
 	h := newHistory("2026-11-10T12:00:00Z", "UTC")
-	h.in.Categories["deadline"] = Category{ID: "deadline", Kind: trigger, Name: "deadlines"}
+	h.in.Categories["deadline"] = Category{ID: "deadline", Kind: store.TagTrigger, Name: "deadlines"}
 	h.add("2026-11-03T09:00:00Z", "c:deadline", "c:boss", "f:tense", "f:anxious", "c:snap", "c:run")
 	h.add("2026-11-05T09:00:00Z", "c:boss", "f:anxious")          // no behaviour: no flow
 	h.add("2026-11-06T09:00:00Z", "c:boss", "f:anxious", "c:run") // all three
@@ -453,10 +459,11 @@ func TestFlows(t *testing.T) {
 }
 
 func TestClosingAfterALateEntry(t *testing.T) {
+	t.Parallel()
 	// Closed on the 12th, then an entry about the 14th is written on the
 	// 30th: the pattern closes again a week after the 14th.
 	h := newHistory("2026-11-30T12:00:00Z", "UTC").
-		prior(Prior{ID: "p1", CategoryID: "boss", Status: Detected, ClosedAt: ptr(at("2026-11-12T09:00:00Z"))}).
+		prior(Prior{ID: "p1", CategoryID: "boss", Status: store.PatternDetected, ClosedAt: ptr(at("2026-11-12T09:00:00Z"))}).
 		add("2026-11-01T09:00:00Z", "c:boss", "f:anxious").
 		add("2026-11-03T09:00:00Z", "c:boss", "f:anxious").
 		add("2026-11-05T09:00:00Z", "c:boss", "f:anxious").

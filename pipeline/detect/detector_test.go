@@ -171,6 +171,7 @@ func (j *journal) found(t *testing.T) []string {
 }
 
 func TestDetectWritesOnlyWhatChanged(t *testing.T) {
+	t.Parallel()
 	j := newJournal(t, 40)
 	j.run(t)
 	if w := j.writes(t); w["patterns INSERT"] == 0 || w["flows INSERT"] == 0 || w["correlations INSERT"] == 0 {

@@ -3,6 +3,8 @@ package detect
 import (
 	"cmp"
 	"slices"
+
+	"github.com/recur-journal/recur/store"
 )
 
 // Loops: a trigger and the behaviours that follow it are told in the same
@@ -136,7 +138,7 @@ func (x *index) link(out []Pattern, cats map[string]Category, facts []categoryFa
 // leads reports whether a (with facts fa) goes before b as the lead of
 // their loop.
 func leads(a, b Pattern, fa, fb *categoryFacts, cats map[string]Category) bool {
-	at, bt := cats[a.CategoryID].Kind == trigger, cats[b.CategoryID].Kind == trigger
+	at, bt := cats[a.CategoryID].Kind == store.TagTrigger, cats[b.CategoryID].Kind == store.TagTrigger
 	if at != bt {
 		return at
 	}

@@ -61,6 +61,7 @@ func related(l store.PatternLoop) string {
 }
 
 func TestLoopsSaved(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
 	s := storetest.MustOpenAt(t, filepath.Join(t.TempDir(), "loops.db"), clock)

@@ -3,14 +3,16 @@ package detect
 import (
 	"fmt"
 	"testing"
+
+	"github.com/recur-journal/recur/store"
 )
 
 // loopHistory is the chain of the journal that made three patterns of one
 // thread: criticised by the manager, anxious, stays late, skips dinner.
 func loopHistory() *history {
 	h := newHistory("2026-11-10T12:00:00Z", "UTC")
-	h.in.Categories["late"] = Category{ID: "late", Kind: badBehaviour, Name: "staying late"}
-	h.in.Categories["meals"] = Category{ID: "meals", Kind: badBehaviour, Name: "skipping meals"}
+	h.in.Categories["late"] = Category{ID: "late", Kind: store.TagBadBehaviour, Name: "staying late"}
+	h.in.Categories["meals"] = Category{ID: "meals", Kind: store.TagBadBehaviour, Name: "skipping meals"}
 	return h
 }
 
@@ -22,6 +24,7 @@ func links(p *Pattern) string {
 }
 
 func TestLoops(t *testing.T) {
+	t.Parallel()
 	t.Run("OneChainOneLoop", func(t *testing.T) {
 		h := loopHistory()
 		for _, d := range []string{"02", "04", "05", "07"} {
@@ -118,12 +121,13 @@ func TestLoops(t *testing.T) {
 }
 
 func TestFlowsMostAssociated(t *testing.T) {
+	t.Parallel()
 	// Poor sleep: in most of its situations the writer was irritable and
 	// snapped at Mika; in some guilty and apologised. A situation telling
 	// both shows the one most of its situations tell, wherever it stands.
 	h := newHistory("2026-11-10T12:00:00Z", "UTC")
-	h.in.Categories["sleep"] = Category{ID: "sleep", Kind: trigger, Name: "poor sleep"}
-	h.in.Categories["sorry"] = Category{ID: "sorry", Kind: goodBehaviour, Name: "apologising"}
+	h.in.Categories["sleep"] = Category{ID: "sleep", Kind: store.TagTrigger, Name: "poor sleep"}
+	h.in.Categories["sorry"] = Category{ID: "sorry", Kind: store.TagGoodBehaviour, Name: "apologising"}
 	h.in.Feelings = map[string]Feeling{"guilty": {ID: "guilty", Name: "guilty", Valence: -1}, "irritable": {ID: "irritable", Name: "irritable", Valence: -1}}
 	vocab["guilty"], vocab["irritable"] = h.in.Feelings["guilty"], h.in.Feelings["irritable"]
 	defer delete(vocab, "guilty")

@@ -25,6 +25,8 @@ import (
 	"time"
 
 	"github.com/ollama/ollama/api"
+
+	"github.com/recur-journal/recur/internal/wait"
 )
 
 // Version is what GET /api/version reports.
@@ -283,13 +285,10 @@ func (s *Server) Up() {
 	}
 	var ln net.Listener
 	var err error
-	for deadline := time.Now().Add(2 * time.Second); ; {
-		if ln, err = net.Listen("tcp", s.addr); err == nil || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	if err != nil {
+	if !wait.Poll(2*time.Second, func() bool {
+		ln, err = net.Listen("tcp", s.addr)
+		return err == nil
+	}) {
 		s.errorf("fakeollama: listen again on %s: %v", s.addr, err)
 		return
 	}
@@ -317,14 +316,12 @@ func (s *Server) Close() {
 	s.ended = true
 	s.mu.Unlock()
 	s.Down()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
+	if wait.Poll(5*time.Second, func() bool {
 		s.mu.Lock()
-		n := s.active
-		s.mu.Unlock()
-		if n == 0 {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
+		defer s.mu.Unlock()
+		return s.active == 0
+	}) {
+		return
 	}
 	s.errorf("fakeollama: requests still being handled 5s after it was closed")
 }

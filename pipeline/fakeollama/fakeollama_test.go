@@ -59,6 +59,7 @@ func request(stream *bool) *api.ChatRequest {
 func ptr[T any](v T) *T { return &v }
 
 func TestChat(t *testing.T) {
+	t.Parallel()
 	const content = `{"greeting": "hello, everyone, and welcome to the fake Ollama"}`
 	f := fakeollama.New(t)
 	f.OnChat(func(*api.ChatRequest) fakeollama.Reply {
@@ -176,6 +177,7 @@ func TestChat(t *testing.T) {
 }
 
 func TestChatFaults(t *testing.T) {
+	t.Parallel()
 	f := fakeollama.New(t)
 	c := newClient(t, f, 300*time.Millisecond)
 	script := func(r fakeollama.Reply) {

@@ -11,10 +11,12 @@ import (
 
 	"github.com/ollama/ollama/api"
 
+	"github.com/recur-journal/recur/internal/wait"
 	"github.com/recur-journal/recur/pipeline/fakeollama"
 )
 
 func TestDownAndUp(t *testing.T) {
+	t.Parallel()
 	f := fakeollama.New(t)
 	c := newClient(t, f, 2*time.Second)
 	ctx := context.Background()
@@ -48,11 +50,7 @@ func TestDownAndUp(t *testing.T) {
 			_, err := chat(c, request(nil))
 			done <- err
 		}()
-		for deadline := time.Now().Add(2 * time.Second); len(f.Calls()) < 1; time.Sleep(5 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatal("the call never arrived")
-			}
-		}
+		wait.Eventually(t, 2*time.Second, "the call arrives", func() bool { return len(f.Calls()) >= 1 }, nil)
 		f.Down()
 		select {
 		case err := <-done:
@@ -70,6 +68,7 @@ func TestDownAndUp(t *testing.T) {
 }
 
 func TestEmbed(t *testing.T) {
+	t.Parallel()
 	f := fakeollama.New(t)
 	c := newClient(t, f, 2*time.Second)
 	ctx := context.Background()
@@ -144,6 +143,7 @@ func TestEmbed(t *testing.T) {
 }
 
 func TestModels(t *testing.T) {
+	t.Parallel()
 	f := fakeollama.New(t)
 	c := newClient(t, f, 2*time.Second)
 	ctx := context.Background()
@@ -210,6 +210,7 @@ func TestModels(t *testing.T) {
 }
 
 func TestCalls(t *testing.T) {
+	t.Parallel()
 	f := fakeollama.New(t)
 	c := newClient(t, f, 2*time.Second)
 	const workers = 8
@@ -264,6 +265,7 @@ func TestCalls(t *testing.T) {
 }
 
 func TestFault(t *testing.T) {
+	t.Parallel()
 	f := fakeollama.New(t)
 	c := newClient(t, f, time.Second)
 	ctx := context.Background()

@@ -84,14 +84,14 @@ func (e *Export) ID(tb testing.TB, table string, row int) string {
 }
 
 // IDWhere is the id of the first record of table whose field has the value.
-func (e *Export) IDWhere(tb testing.TB, table, field string, value any) string {
+func (e *Export) IDWhere(tb testing.TB, table, field, value string) string {
 	tb.Helper()
 	for _, row := range e.Tables[table] {
 		if row[field] == value {
 			return row["id"].(string)
 		}
 	}
-	tb.Fatalf("the export has no %s with %s %v", table, field, value)
+	tb.Fatalf("the export has no %s with %s %s", table, field, value)
 	return ""
 }
 
@@ -193,28 +193,28 @@ func (a OwnerAttack) Refusal() string {
 // at a record of the victim's journal made by MustAnalysedJournal.
 var OwnerAttacks = []OwnerAttack{
 	{"TagCategory", "tags", 0, "category_id", func(tb testing.TB, v *Export) map[string]any {
-		return map[string]any{"category_id": v.IDWhere(tb, "categories", "kind", "bad_behaviour")}
+		return map[string]any{"category_id": v.IDWhere(tb, "categories", "kind", string(store.TagBadBehaviour))}
 	}},
 	{"SegmentCapture", "segments", 0, "capture_id", func(tb testing.TB, v *Export) map[string]any {
 		return map[string]any{"capture_id": v.ID(tb, "captures", 0), "position": 7}
 	}},
 	{"SegmentTagIDs", "segments", 0, "tag_ids", func(tb testing.TB, v *Export) map[string]any {
-		return map[string]any{"tag_ids": v.IDWhere(tb, "tags", "type", store.TagPerson)}
+		return map[string]any{"tag_ids": v.IDWhere(tb, "tags", "type", string(store.TagPerson))}
 	}},
 	{"SegmentTagSegment", "segment_tags", 0, "segment_id", func(tb testing.TB, v *Export) map[string]any {
 		return map[string]any{"segment_id": v.ID(tb, "segments", 0)}
 	}},
 	{"SegmentTagTag", "segment_tags", 0, "tag_id", func(tb testing.TB, v *Export) map[string]any {
-		return map[string]any{"tag_id": v.IDWhere(tb, "tags", "type", store.TagPerson)}
+		return map[string]any{"tag_id": v.IDWhere(tb, "tags", "type", string(store.TagPerson))}
 	}},
 	{"PatternCategory", "patterns", 0, "category_id", func(tb testing.TB, v *Export) map[string]any {
-		return map[string]any{"category_id": v.IDWhere(tb, "categories", "kind", "bad_behaviour")}
+		return map[string]any{"category_id": v.IDWhere(tb, "categories", "kind", string(store.TagBadBehaviour))}
 	}},
 	{"CorrelationPattern", "correlations", 0, "pattern_id", func(tb testing.TB, v *Export) map[string]any {
 		return map[string]any{"pattern_id": v.ID(tb, "patterns", 0)}
 	}},
 	{"CorrelationTag", "correlations", 0, "tag_id", func(tb testing.TB, v *Export) map[string]any {
-		return map[string]any{"tag_id": v.IDWhere(tb, "tags", "type", store.TagTrigger)}
+		return map[string]any{"tag_id": v.IDWhere(tb, "tags", "type", string(store.TagTrigger))}
 	}},
 	{"FlowPattern", "flows", 0, "pattern_id", func(tb testing.TB, v *Export) map[string]any {
 		return map[string]any{"pattern_id": v.ID(tb, "patterns", 0)}

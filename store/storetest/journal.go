@@ -41,9 +41,9 @@ func MustAnalysedJournal(tb testing.TB, s *store.Store, email string) *store.Use
 		}
 	}
 	doc := ReadExport(tb, MustExport(tb, s, u.ID))
-	p := store.DetectedPattern{CategoryID: doc.IDWhere(tb, "categories", "kind", "trigger"), Sentiment: "negative", Impact: "high",
+	p := store.DetectedPattern{CategoryID: doc.IDWhere(tb, "categories", "kind", string(store.TagTrigger)), Sentiment: "negative", Impact: "high",
 		Feelings: []string{"anxious"}, CapturesCount: 3, LastSeen: day.AddDate(0, 0, 2),
-		Correlations: []store.DetectedCorrelation{{TagID: doc.IDWhere(tb, "tags", "type", store.TagPerson), Amount: 3, Impact: "high"}},
+		Correlations: []store.DetectedCorrelation{{TagID: doc.IDWhere(tb, "tags", "type", string(store.TagPerson)), Amount: 3, Impact: "high"}},
 		Flows:        []store.Flow{{SegmentID: doc.ID(tb, "segments", 0), Trigger: "deadline", Feeling: "anxious", Behaviour: "scrolling"}}}
 	if err := s.SaveDetection(ctx, u.ID, []store.DetectedPattern{p}); err != nil {
 		tb.Fatal(err)

@@ -1,4 +1,4 @@
-package store
+package exportread
 
 import (
 	"bytes"
@@ -29,7 +29,7 @@ func syntheticExport(tb testing.TB, n docSize, seed uint64) (doc []byte, records
 	}
 	start := time.Date(2016, 11, 1, 19, 0, 0, 0, time.UTC)
 	at := func(day int) string {
-		return FormatTime(start.AddDate(0, 0, day).Add(time.Duration(r.IntN(3600e6)) * time.Microsecond))
+		return start.AddDate(0, 0, day).Add(time.Duration(r.IntN(3600e6)) * time.Microsecond).Format("2006-01-02T15:04:05.000000Z")
 	}
 	sentences := []string{
 		"Woke up tired again and skipped the run I had planned.",
@@ -63,7 +63,7 @@ func syntheticExport(tb testing.TB, n docSize, seed uint64) (doc []byte, records
 
 	var out bytes.Buffer
 	user, _ := json.Marshal(map[string]any{"email": "decade@example.com", "name": "Sam", "created_at": at(0)})
-	fmt.Fprintf(&out, "{\n\"format\": %q,\n\"version\": %d,\n\"exported_at\": %q,\n\"user\": %s", ExportFormat, ExportVersion, at(n.captures), user)
+	fmt.Fprintf(&out, "{\n\"format\": %q,\n\"version\": %d,\n\"exported_at\": %q,\n\"user\": %s", layout.Format, layout.Version, at(n.captures), user)
 	table := func(name string, count int, record func(i int) map[string]any) {
 		fmt.Fprintf(&out, ",\n%q: [", name)
 		records += count
@@ -162,7 +162,7 @@ func BenchmarkReadExport(b *testing.B) {
 	records := 0
 	for b.Loop() {
 		records = 0
-		err := readExport(OpenBytes(doc), func(string, int, *exportRow) error {
+		err := Read(bytes.NewReader(doc), layout, func(string, int, *Row) error {
 			records++
 			return nil
 		})

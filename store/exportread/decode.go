@@ -1,4 +1,4 @@
-package store
+package exportread
 
 import (
 	"bufio"
@@ -9,11 +9,11 @@ import (
 	"unicode/utf8"
 )
 
-// exportDecoder reads an export document once, front to back. It accepts
-// exactly the JSON encoding/json accepts, nested no deeper than
-// maxExportDepth, decodes strings as encoding/json does and keeps no more
-// than the record at hand.
-type exportDecoder struct {
+// decoder reads an export document once, front to back. It accepts
+// exactly the JSON encoding/json accepts, nested no deeper than MaxDepth,
+// decodes strings as encoding/json does and keeps no more than the record
+// at hand.
+type decoder struct {
 	src   *sourceReader
 	r     *bufio.Reader
 	off   int64             // bytes read: the offset of the next byte
@@ -21,38 +21,38 @@ type exportDecoder struct {
 	names map[string]string // field names seen, so that records share their strings
 }
 
-// maxExportDepth is how deep lists and objects nest in an export at most,
-// the document's own object being the first level and a record the third.
-const maxExportDepth = 64
+// MaxDepth is how deep lists and objects nest in an export at most, the
+// document's own object being the first level and a record the third.
+const MaxDepth = 64
 
 // maxSharedNames bounds the field names kept to be shared.
 const maxSharedNames = 256
 
-// newExportDecoder reads a document from r, through a buffer of 64 KiB.
-func newExportDecoder(r io.Reader) *exportDecoder {
+// newDecoder reads a document from r, through a buffer of 64 KiB.
+func newDecoder(r io.Reader) *decoder {
 	src := &sourceReader{r: r}
-	return &exportDecoder{src: src, r: bufio.NewReaderSize(src, 64<<10), names: map[string]string{}}
+	return &decoder{src: src, r: bufio.NewReaderSize(src, 64<<10), names: map[string]string{}}
 }
 
 // invalid refuses content that is not JSON, saying what is wrong at byte
 // at; when reading the document failed, that error is returned instead.
-func (d *exportDecoder) invalid(at int64, format string, args ...any) error {
+func (d *decoder) invalid(at int64, format string, args ...any) error {
 	if d.src.err != nil {
 		return d.src.err
 	}
-	return Invalid("file", "The export is not valid JSON: %s (at byte %d).", fmt.Sprintf(format, args...), at)
+	return invalidf("The export is not valid JSON: %s (at byte %d).", fmt.Sprintf(format, args...), at)
 }
 
 // unexpected refuses the byte c just read, met where context says.
-func (d *exportDecoder) unexpected(c byte, context string) error {
+func (d *decoder) unexpected(c byte, context string) error {
 	return d.invalid(d.off-1, "invalid character %s %s", strconv.QuoteRune(rune(c)), context)
 }
 
 // ended refuses a document that ends too soon.
-func (d *exportDecoder) ended() error { return d.invalid(d.off, "unexpected EOF") }
+func (d *decoder) ended() error { return d.invalid(d.off, "unexpected EOF") }
 
 // read reads the next byte.
-func (d *exportDecoder) read() (byte, error) {
+func (d *decoder) read() (byte, error) {
 	c, err := d.r.ReadByte()
 	if err != nil {
 		return 0, d.ended()
@@ -63,7 +63,7 @@ func (d *exportDecoder) read() (byte, error) {
 
 // space reads past white space and returns the byte after it; false at
 // the end of the document.
-func (d *exportDecoder) space() (byte, bool) {
+func (d *decoder) space() (byte, bool) {
 	for {
 		c, err := d.r.ReadByte()
 		if err != nil {
@@ -77,7 +77,7 @@ func (d *exportDecoder) space() (byte, bool) {
 }
 
 // next reads the next byte that is not white space.
-func (d *exportDecoder) next() (byte, error) {
+func (d *decoder) next() (byte, error) {
 	c, ok := d.space()
 	if !ok {
 		return 0, d.ended()
@@ -86,7 +86,7 @@ func (d *exportDecoder) next() (byte, error) {
 }
 
 // expect reads the byte want after white space.
-func (d *exportDecoder) expect(want byte, context string) error {
+func (d *decoder) expect(want byte, context string) error {
 	c, err := d.next()
 	if err == nil && c != want {
 		err = d.unexpected(c, context)
@@ -95,7 +95,7 @@ func (d *exportDecoder) expect(want byte, context string) error {
 }
 
 // literal reads the rest of true, false or null after its first byte.
-func (d *exportDecoder) literal(word string) error {
+func (d *decoder) literal(word string) error {
 	for i := 1; i < len(word); i++ {
 		c, err := d.read()
 		if err != nil {
@@ -110,7 +110,7 @@ func (d *exportDecoder) literal(word string) error {
 
 // skip checks a value that starts with c and keeps nothing of it; depth
 // is the level of the list or object that holds it.
-func (d *exportDecoder) skip(c byte, depth int) error {
+func (d *decoder) skip(c byte, depth int) error {
 	switch {
 	case c == '"':
 		_, err := d.str(strCheck, "")
@@ -132,9 +132,9 @@ func (d *exportDecoder) skip(c byte, depth int) error {
 
 // skipNested checks a list or an object at level depth, after the
 // bracket or brace open that opens it.
-func (d *exportDecoder) skipNested(open byte, depth int) error {
-	if depth > maxExportDepth {
-		return d.invalid(d.off-1, "lists and objects nest deeper than %d levels", maxExportDepth)
+func (d *decoder) skipNested(open byte, depth int) error {
+	if depth > MaxDepth {
+		return d.invalid(d.off-1, "lists and objects nest deeper than %d levels", MaxDepth)
 	}
 	end, after := byte(']'), "after array element"
 	if open == '{' {
@@ -172,7 +172,7 @@ func (d *exportDecoder) skipNested(open byte, depth int) error {
 // after reads what follows an element of a list or an object that end
 // closes: done at its end, else the first byte of the next element, after
 // the comma.
-func (d *exportDecoder) after(end byte, context string) (c byte, done bool, err error) {
+func (d *decoder) after(end byte, context string) (c byte, done bool, err error) {
 	if c, err = d.next(); err != nil {
 		return 0, false, err
 	}
@@ -188,7 +188,7 @@ func (d *exportDecoder) after(end byte, context string) (c byte, done bool, err 
 
 // number reads a number whose first byte c was read and returns its
 // literal, valid until the next string or number is read.
-func (d *exportDecoder) number(c byte) ([]byte, error) {
+func (d *decoder) number(c byte) ([]byte, error) {
 	d.text = append(d.text[:0], c)
 	var ok bool
 	if c == '-' {
@@ -232,7 +232,7 @@ func (d *exportDecoder) number(c byte) ([]byte, error) {
 
 // numberByte reads a byte of a number into d.text; false at the end of
 // the document (or when reading failed, which the next read reports).
-func (d *exportDecoder) numberByte() (byte, bool) {
+func (d *decoder) numberByte() (byte, bool) {
 	c, err := d.r.ReadByte()
 	if err != nil {
 		return 0, false
@@ -243,7 +243,7 @@ func (d *exportDecoder) numberByte() (byte, bool) {
 }
 
 // digits reads digits of a number and returns the byte after them.
-func (d *exportDecoder) digits() (byte, bool) {
+func (d *decoder) digits() (byte, bool) {
 	for {
 		if c, ok := d.numberByte(); !ok || !isDigit(c) {
 			return c, ok
@@ -275,7 +275,7 @@ const (
 // U+FFFD; a field name equal to same is given as same, the name most
 // likely (the one at its place in the record before). The string is read
 // from the buffer a run of plain bytes at a time.
-func (d *exportDecoder) str(use strUse, same string) (string, error) {
+func (d *decoder) str(use strUse, same string) (string, error) {
 	d.text = d.text[:0]
 	for {
 		b, err := d.buffered()
@@ -323,7 +323,7 @@ func (d *exportDecoder) str(use strUse, same string) (string, error) {
 
 // keep makes a string's text a string of its own, or for a field name the
 // string of the same name read before: same, or one in d.names.
-func (d *exportDecoder) keep(text []byte, use strUse, same string) string {
+func (d *decoder) keep(text []byte, use strUse, same string) string {
 	if !utf8.Valid(text) {
 		text = replaceInvalidUTF8(text)
 	}
@@ -361,7 +361,7 @@ func replaceInvalidUTF8(b []byte) []byte {
 
 // escape reads an escape in a string after its backslash and, with keep,
 // adds what it stands for to d.text.
-func (d *exportDecoder) escape(keep bool) error {
+func (d *decoder) escape(keep bool) error {
 	c, err := d.read()
 	if err != nil {
 		return err
@@ -400,7 +400,7 @@ func (d *exportDecoder) escape(keep bool) error {
 }
 
 // hex4 reads the four hexadecimal digits of a \u escape.
-func (d *exportDecoder) hex4() (rune, error) {
+func (d *decoder) hex4() (rune, error) {
 	var r rune
 	for range 4 {
 		c, err := d.read()
@@ -419,7 +419,7 @@ func (d *exportDecoder) hex4() (rune, error) {
 // pairSurrogate reads the \u escape that completes the surrogate r into a
 // character, if one comes next; otherwise r stands for U+FFFD and what
 // follows is read on its own, as encoding/json decodes it.
-func (d *exportDecoder) pairSurrogate(r rune) rune {
+func (d *decoder) pairSurrogate(r rune) rune {
 	next, _ := d.r.Peek(6)
 	if len(next) < 6 || next[0] != '\\' || next[1] != 'u' {
 		return utf8.RuneError
@@ -453,7 +453,7 @@ func hexValue(c byte) rune {
 }
 
 // buffered returns the bytes read ahead, reading more when there are none.
-func (d *exportDecoder) buffered() ([]byte, error) {
+func (d *decoder) buffered() ([]byte, error) {
 	if d.r.Buffered() == 0 {
 		if _, err := d.r.Peek(1); err != nil {
 			return nil, d.ended()
@@ -464,7 +464,7 @@ func (d *exportDecoder) buffered() ([]byte, error) {
 }
 
 // discard consumes n bytes of those buffered.
-func (d *exportDecoder) discard(n int) {
+func (d *decoder) discard(n int) {
 	d.r.Discard(n)
 	d.off += int64(n)
 }

@@ -1,4 +1,4 @@
-package store
+package exportread
 
 import (
 	"bytes"
@@ -8,12 +8,17 @@ import (
 	"io"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
 )
 
-// visited is one call of readExport's visit, its row copied.
+// layout is the layout of Recur's exports, as store reads them.
+var layout = Layout{Format: "recur-export", Version: 1, Skip: []string{"exported_at", "user"},
+	Tables: []string{"settings", "categories", "tags", "captures", "segments", "segment_tags", "patterns", "correlations", "flows"}}
+
+// visited is one call of Read's visit, its row copied.
 type visited struct {
 	table  string
 	i      int
@@ -21,20 +26,21 @@ type visited struct {
 	values []any
 }
 
-// readAll reads doc with readExport from r, recording every visit.
+// readAll reads a document laid out as layout from r with Read, recording
+// every visit.
 func readAll(r io.Reader) ([]visited, error) {
 	var got []visited
-	err := readExport(func() (io.ReadCloser, error) { return io.NopCloser(r), nil }, func(table string, i int, row *exportRow) error {
-		got = append(got, visited{table, i, append([]string(nil), row.names...), append([]any(nil), row.values...)})
+	err := Read(r, layout, func(table string, i int, row *Row) error {
+		got = append(got, visited{table, i, append([]string(nil), row.Names...), append([]any(nil), row.Values...)})
 		return nil
 	})
 	return got, err
 }
 
-// referenceRead is readExport's contract written on encoding/json: the
+// referenceRead is Read's contract written on encoding/json: the
 // records it visits and whether it accepts the document. It reads a value
 // whole before looking at it, except a table, which it reads a record at a
-// time as readExport does, so that both visit the same records before
+// time as Read does, so that both visit the same records before
 // refusing.
 func referenceRead(doc []byte) (visits []visited, ok bool) {
 	dec := json.NewDecoder(bytes.NewReader(doc))
@@ -53,12 +59,12 @@ func referenceRead(doc []byte) (visits []visited, ok bool) {
 		key := tok.(string)
 		if key == "format" || key == "version" || key == "exported_at" || key == "user" {
 			var raw json.RawMessage
-			if err := dec.Decode(&raw); err != nil || 1+nesting(raw) > maxExportDepth {
+			if err := dec.Decode(&raw); err != nil || 1+nesting(raw) > MaxDepth {
 				return visits, false
 			}
 			switch key {
 			case "format":
-				if json.Unmarshal(raw, &format) != nil || format != ExportFormat {
+				if json.Unmarshal(raw, &format) != nil || format != layout.Format {
 					return visits, false
 				}
 			case "version":
@@ -68,13 +74,8 @@ func referenceRead(doc []byte) (visits []visited, ok bool) {
 			}
 			continue
 		}
-		t := -1
-		for k, et := range exportTables {
-			if et.name == key {
-				t = k
-			}
-		}
-		if t < next || format != ExportFormat || version != ExportVersion {
+		t := slices.Index(layout.Tables, key)
+		if t < next || format != layout.Format || version != layout.Version {
 			return visits, false
 		}
 		next = t + 1
@@ -87,7 +88,7 @@ func referenceRead(doc []byte) (visits []visited, ok bool) {
 		}
 		for i := 0; dec.More(); i++ {
 			var raw json.RawMessage
-			if err := dec.Decode(&raw); err != nil || 2+nesting(raw) > maxExportDepth {
+			if err := dec.Decode(&raw); err != nil || 2+nesting(raw) > MaxDepth {
 				return visits, false
 			}
 			names, values, ok := referenceRecord(raw)
@@ -106,12 +107,12 @@ func referenceRead(doc []byte) (visits []visited, ok bool) {
 	if _, err := dec.Token(); err != io.EOF {
 		return visits, false
 	}
-	return visits, format == ExportFormat && version == ExportVersion
+	return visits, format == layout.Format && version == layout.Version
 }
 
 // referenceRecord reads a record checked to be JSON: an object's fields
 // in order, each value as encoding/json decodes it with UseNumber, true,
-// false, lists and objects standing as badValue.
+// false, lists and objects standing as BadValue.
 func referenceRecord(raw []byte) (names []string, values []any, ok bool) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
@@ -127,7 +128,7 @@ func referenceRecord(raw []byte) (names []string, values []any, ok bool) {
 		switch v.(type) {
 		case string, json.Number, nil:
 		default:
-			v = badValue{}
+			v = BadValue{}
 		}
 		names, values = append(names, tok.(string)), append(values, v)
 	}
@@ -191,10 +192,10 @@ func exportSeeds(tb testing.TB) []string {
 	return seeds
 }
 
-// FuzzReadExport holds readExport to encoding/json: for any document it
+// FuzzReadExport holds Read to encoding/json: for any document it
 // accepts exactly what the reference accepts and visits the same records
 // with the same names and values, also when the document arrives a byte
-// at a time; what it refuses is EINVALID under "file". Nothing panics.
+// at a time; what it refuses is an *Error. Nothing panics.
 func FuzzReadExport(f *testing.F) {
 	for _, seed := range exportSeeds(f) {
 		f.Add([]byte(seed))
@@ -204,14 +205,14 @@ func FuzzReadExport(f *testing.F) {
 		for _, r := range []io.Reader{bytes.NewReader(doc), iotest.OneByteReader(bytes.NewReader(doc))} {
 			got, err := readAll(r)
 			if (err == nil) != ok {
-				t.Fatalf("readExport(%q) = %v; encoding/json accepts it: %v", doc, err, ok)
+				t.Fatalf("Read(%q) = %v; encoding/json accepts it: %v", doc, err, ok)
 			}
 			var se *Error
-			if err != nil && (!errors.As(err, &se) || se.Code != EINVALID || se.Field != "file") {
-				t.Fatalf("readExport(%q) = %v; want EINVALID under file", doc, err)
+			if err != nil && !errors.As(err, &se) {
+				t.Fatalf("Read(%q) = %v; want an *Error", doc, err)
 			}
 			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("readExport(%q) visited\n%#v\nencoding/json reads\n%#v", doc, got, want)
+				t.Fatalf("Read(%q) visited\n%#v\nencoding/json reads\n%#v", doc, got, want)
 			}
 		}
 	})
@@ -220,6 +221,7 @@ func FuzzReadExport(f *testing.F) {
 // TestReadExportMatchesEncodingJSON reads a larger export, whose strings
 // and records cross the reader's buffer, as encoding/json reads it.
 func TestReadExportMatchesEncodingJSON(t *testing.T) {
+	t.Parallel()
 	doc, records := syntheticExport(t, docSize{captures: 200, segments: 900, segmentTags: 6000, flows: 2500}, 3)
 	// A text far longer than the buffer, escapes and characters beyond
 	// ASCII falling on its edges.
@@ -245,8 +247,9 @@ func TestReadExportMatchesEncodingJSON(t *testing.T) {
 
 // TestReadExportValues: a record's values are strings decoded as
 // encoding/json decodes them, numbers as their literal, null as nil and
-// anything else a badValue; a name given twice is kept twice.
+// anything else a BadValue; a name given twice is kept twice.
 func TestReadExportValues(t *testing.T) {
+	t.Parallel()
 	doc := head + `"captures": [{"s": "a\"b\\c\n\u00e9\ud83d\ude00\ud800x", "n": -12.50e+3, "z": 0, "nil": null, "t": true, "f": false,` +
 		` "l": [1, "x"], "o": {"k": [{}]}, "s": "` + "\xff" + `"}]}`
 	got, err := readAll(strings.NewReader(doc))
@@ -254,7 +257,7 @@ func TestReadExportValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []visited{{"captures", 0, []string{"s", "n", "z", "nil", "t", "f", "l", "o", "s"},
-		[]any{"a\"b\\c\né\U0001F600\uFFFDx", json.Number("-12.50e+3"), json.Number("0"), nil, badValue{}, badValue{}, badValue{}, badValue{}, "\uFFFD"}}}
+		[]any{"a\"b\\c\né\U0001F600\uFFFDx", json.Number("-12.50e+3"), json.Number("0"), nil, BadValue{}, BadValue{}, BadValue{}, BadValue{}, "\uFFFD"}}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("read\n%#v\nwant\n%#v", got, want)
 	}
@@ -263,6 +266,7 @@ func TestReadExportValues(t *testing.T) {
 // TestReadExportMessages: what is wrong with a document is said in the
 // sentences users see, a fault in the JSON with the byte where it is.
 func TestReadExportMessages(t *testing.T) {
+	t.Parallel()
 	rec := head + `"captures": [`
 	for _, c := range []struct {
 		name, doc string
@@ -294,8 +298,8 @@ func TestReadExportMessages(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := readAll(strings.NewReader(c.doc))
 			var se *Error
-			if !errors.As(err, &se) || se.Code != EINVALID || se.Field != "file" || !strings.Contains(se.Message, c.want) {
-				t.Fatalf("err = %v; want EINVALID under file saying %q", err, c.want)
+			if !errors.As(err, &se) || !strings.Contains(se.Message, c.want) {
+				t.Fatalf("err = %v; want an *Error saying %q", err, c.want)
 			}
 			if !strings.Contains(c.want, "valid JSON") || strings.HasSuffix(c.want, ".") {
 				return // a sentence that names no byte
@@ -315,6 +319,7 @@ func TestReadExportMessages(t *testing.T) {
 // it falls (in a string, an escape, a number, a skipped value, between
 // records), comes back as it is, never as a sentence about the content.
 func TestReadExportReturnsReadErrors(t *testing.T) {
+	t.Parallel()
 	doc := head + `"exported_at": {"x": [1.5e3, "y\u00e9", true]}, "captures": [{"a": "b\ud83d\ude00c", "n": -12, "m": null}, {"z": [{}]}]}`
 	cut := errors.New("disk gone")
 	for n := range len(doc) + 1 {
@@ -333,9 +338,10 @@ func TestReadExportReturnsReadErrors(t *testing.T) {
 // TestReadExportStopsAtVisitError: visit's error is returned as it is and
 // no record is read after it.
 func TestReadExportStopsAtVisitError(t *testing.T) {
+	t.Parallel()
 	stop := errors.New("refused")
 	calls := 0
-	err := readExport(OpenBytes([]byte(head+`"captures": [{"a": 1}, {"a": 2}, {"a": tru}]}`)), func(string, int, *exportRow) error {
+	err := Read(strings.NewReader(head+`"captures": [{"a": 1}, {"a": 2}, {"a": tru}]}`), layout, func(string, int, *Row) error {
 		calls++
 		return stop
 	})
@@ -375,14 +381,11 @@ func (e *endless) Read(p []byte) (int, error) {
 // through without allocating, a huge table without holding its records,
 // and nesting is refused at its limit rather than followed.
 func TestReadExportHoldsOneRecord(t *testing.T) {
-	open := func(r io.Reader) func() (io.ReadCloser, error) {
-		return func() (io.ReadCloser, error) { return io.NopCloser(r), nil }
-	}
 	var before, after runtime.MemStats
 	// About 40 MB of user, checked and skipped.
 	skipped := &endless{prefix: head + `"user": [`, part: `{"name": "a name to skip", "n": [1.5, true, null]},`, suffix: `0]}`, n: 800_000}
 	runtime.ReadMemStats(&before)
-	err := readExport(open(skipped), func(string, int, *exportRow) error { return nil })
+	err := Read(skipped, layout, func(string, int, *Row) error { return nil })
 	runtime.ReadMemStats(&after)
 	if err != nil {
 		t.Fatal(err)
@@ -396,7 +399,7 @@ func TestReadExportHoldsOneRecord(t *testing.T) {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	var most uint64
-	err = readExport(open(records), func(_ string, i int, _ *exportRow) error {
+	err = Read(records, layout, func(_ string, i int, _ *Row) error {
 		if i%100_000 == 99_999 {
 			runtime.GC()
 			runtime.ReadMemStats(&after)
