@@ -1,4 +1,4 @@
-package main
+package backup
 
 import (
 	"bufio"
@@ -22,8 +22,8 @@ const (
 // maxIdentityFile bounds the identity file restore reads.
 const maxIdentityFile = 1 << 20
 
-// parseRecipient reads an age X25519 public key (age1...).
-func parseRecipient(key string) (age.Recipient, error) {
+// ParseRecipient reads an age X25519 public key (age1...).
+func ParseRecipient(key string) (age.Recipient, error) {
 	r, err := age.ParseX25519Recipient(strings.TrimSpace(key))
 	if err != nil {
 		return nil, fmt.Errorf("%q is not an age public key (age1..., as age-keygen prints): %v", key, err)

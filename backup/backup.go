@@ -1,4 +1,8 @@
-package main
+// Package backup writes a data folder's database and secret.key to one
+// archive (tar.gz, optionally encrypted with age), brings an archive back
+// into an empty data folder, and writes archives on a schedule, keeping the
+// newest.
+package backup
 
 import (
 	"archive/tar"
@@ -15,6 +19,8 @@ import (
 
 	"filippo.io/age"
 
+	"github.com/recur-journal/recur/internal/bytesize"
+	"github.com/recur-journal/recur/internal/secretkey"
 	"github.com/recur-journal/recur/migrations"
 	"github.com/recur-journal/recur/store"
 )
@@ -34,58 +40,11 @@ const (
 	maxTrailer = 1 << 20
 )
 
-const backupAbout = `Write one archive (tar.gz) holding a consistent copy of the database and
-secret.key, readable by you alone. FILE must not exist yet. The server may keep
-running meanwhile. The archive holds every journal and the key that signs
-sign-in links and seals two-factor secrets: keep it as private as the data folder.
-
-Bring it back with: recur restore FILE`
-
-const restoreAbout = `Bring back an archive made by "recur backup" into an empty (or absent) data
-folder: the one [storage] data_dir (RECUR_STORAGE_DATA_DIR) names, so give it the
-same --config as serve. The archive is checked first: it must hold recur.db (at
-most 64 GiB) and secret.key (a key Recur made) and nothing else, and the
-database must pass SQLite's integrity check and migrate. Nothing is written
-unless all of that holds. A folder that already holds a database or a
-secret.key is refused: point data_dir at a new folder, or stop Recur and move
-the old one away. Files are written 0600, a new folder 0700.
-
-An archive encrypted with age (as [backup] age_recipient makes them) needs
---identity FILE: the file holding the age secret key (AGE-SECRET-KEY-1...)
-that matches the recipient.`
-
-// backup writes the archive to path.
-func (m *Main) backup(ctx context.Context, path string) error {
-	if err := m.loadConfig(); err != nil {
-		return err
-	}
-	if err := refuseExisting(path); err != nil {
-		return err
-	}
-	if _, err := os.Stat(m.Config.DBPath()); errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("there is no database at %s to back up; check [storage] data_dir (RECUR_STORAGE_DATA_DIR)", m.Config.DBPath())
-	}
-	if err := m.openStore(ctx, false); err != nil {
-		return err
-	}
-	key, err := loadSecret(m.Config.Storage.DataDir)
-	if err != nil {
-		return err
-	}
-	size, err := writeBackup(ctx, m.store, key, path, nil, stderrProgress(m.Stderr))
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(m.Stdout, "Wrote %s (%s): the database and %s. Keep it private.\nBring it back into an empty data folder with: recur restore %s\n",
-		path, byteSize(size), secretFile, path)
-	return nil
-}
-
-// writeBackup writes the archive of the store s and the instance's key to a
+// Write writes the archive of the store s and the instance's key to a
 // new file at path, mode 0600, encrypted to recipient unless it is nil, and
 // returns the archive's size. A file at path is never overwritten; on
 // failure nothing is left at path. p, when not nil, is told of each step.
-func writeBackup(ctx context.Context, s *store.Store, key []byte, path string, recipient age.Recipient, p *byteProgress) (int64, error) {
+func Write(ctx context.Context, s *store.Store, key []byte, path string, recipient age.Recipient, p *Progress) (int64, error) {
 	// The copy goes to a private folder beside the archive, then into it.
 	tmp, err := os.MkdirTemp(filepath.Dir(path), ".recur-backup-*")
 	if err != nil {
@@ -101,13 +60,13 @@ func writeBackup(ctx context.Context, s *store.Store, key []byte, path string, r
 	// O_EXCL: an archive that appeared meanwhile is not overwritten either.
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if errors.Is(err, fs.ErrExist) {
-		return 0, refuseExisting(path)
+		return 0, RefuseExisting(path)
 	} else if err != nil {
 		return 0, err
 	}
-	n := &countingWriter{w: f}
+	n := &bytesize.Counter{W: f}
 	p.Step("Writing the archive...")
-	err = writeMaybeEncrypted(n, recipient, func(w io.Writer) error { return writeArchive(w, db, secretText(key), p) })
+	err = writeMaybeEncrypted(n, recipient, func(w io.Writer) error { return writeArchive(w, db, secretkey.Text(key), p) })
 	p.Done()
 	if err == nil {
 		err = f.Sync()
@@ -119,10 +78,12 @@ func writeBackup(ctx context.Context, s *store.Store, key []byte, path string, r
 		os.Remove(path)
 		return 0, fmt.Errorf("write %s: %w", path, err)
 	}
-	return n.n, nil
+	return n.N, nil
 }
 
-func refuseExisting(path string) error {
+// RefuseExisting fails when there is a file at path, which a backup must
+// not overwrite.
+func RefuseExisting(path string) error {
 	if _, err := os.Lstat(path); err == nil {
 		return fmt.Errorf("%s already exists; name a new file, or move the old one away first", path)
 	} else if !errors.Is(err, fs.ErrNotExist) {
@@ -133,7 +94,7 @@ func refuseExisting(path string) error {
 
 // writeArchive writes the key and the database file at db as a tar.gz to
 // w, counting the database's bytes on p.
-func writeArchive(w io.Writer, db string, key []byte, p *byteProgress) error {
+func writeArchive(w io.Writer, db string, key []byte, p *Progress) error {
 	f, err := os.Open(db)
 	if err != nil {
 		return err
@@ -151,7 +112,7 @@ func writeArchive(w io.Writer, db string, key []byte, p *byteProgress) error {
 		name string
 		size int64
 		r    io.Reader
-	}{{secretFile, int64(len(key)), strings.NewReader(string(key))}, {backupDB, st.Size(), p.Reader(f)}} {
+	}{{secretkey.File, int64(len(key)), strings.NewReader(string(key))}, {backupDB, st.Size(), p.Reader(f)}} {
 		h := &tar.Header{Typeflag: tar.TypeReg, Name: member.name, Mode: 0o600, Size: member.size, ModTime: now}
 		if err := tw.WriteHeader(h); err != nil {
 			return err
@@ -166,13 +127,12 @@ func writeArchive(w io.Writer, db string, key []byte, p *byteProgress) error {
 	return gz.Close()
 }
 
-// restore brings the archive at path back into the data folder, decrypting
-// it with the age secret keys in the file identity when it is encrypted.
-func (m *Main) restore(ctx context.Context, path, identity string) error {
-	if err := m.loadConfig(); err != nil {
-		return err
-	}
-	dir := m.Config.Storage.DataDir
+// Restore brings the archive at path back into the data folder dir,
+// decrypting it with the age secret keys in the file identity when it is
+// encrypted. dir must be empty or absent; nothing is written unless the
+// archive holds a key Recur made and a database that passes SQLite's check
+// and migrates. p, when not nil, is told of each step.
+func Restore(ctx context.Context, path, identity, dir string, p *Progress) error {
 	if err := refuseUsedDataDir(dir); err != nil {
 		return err
 	}
@@ -201,7 +161,6 @@ func (m *Main) restore(ctx context.Context, path, identity string) error {
 		}
 	}()
 
-	p := stderrProgress(m.Stderr)
 	p.Step("Reading the archive...")
 	var total int64
 	if st, err := f.Stat(); err == nil {
@@ -225,7 +184,7 @@ func (m *Main) restore(ctx context.Context, path, identity string) error {
 	if err := refuseUsedDataDir(dir); err != nil {
 		return err
 	}
-	for _, name := range []string{secretFile, backupDB + "-wal", backupDB} {
+	for _, name := range []string{secretkey.File, backupDB + "-wal", backupDB} {
 		if _, err := os.Stat(filepath.Join(stage, name)); errors.Is(err, fs.ErrNotExist) && name != backupDB {
 			continue // SQLite folds the log into the database when it closes
 		}
@@ -234,20 +193,12 @@ func (m *Main) restore(ctx context.Context, path, identity string) error {
 		}
 	}
 	done = true
-	if err := m.secureDataDir(); err != nil {
-		return err
-	}
-	next := "recur serve"
-	if m.ConfigPath != "" {
-		next += " --config " + m.ConfigPath
-	}
-	fmt.Fprintf(m.Stdout, "Restored %s into %s.\nStart Recur with: %s\n", path, dir, next)
 	return nil
 }
 
 // refuseUsedDataDir fails when dir already holds a database or a secret.
 func refuseUsedDataDir(dir string) error {
-	for _, name := range append(store.DatabaseFiles(backupDB), secretFile) {
+	for _, name := range append(store.DatabaseFiles(backupDB), secretkey.File) {
 		if _, err := os.Lstat(filepath.Join(dir, name)); err == nil {
 			return fmt.Errorf("the data folder %s already holds %s; restore only into an empty folder: point [storage] data_dir (RECUR_STORAGE_DATA_DIR) at a new one, or stop Recur and move %s away first",
 				dir, name, dir)
@@ -267,7 +218,7 @@ func unpackArchive(r io.Reader, stage string) error {
 	if err != nil {
 		return errors.New("not a backup made by recur backup (not gzip-compressed)")
 	}
-	limits := map[string]int64{backupDB: maxDBSize, secretFile: maxKeySize}
+	limits := map[string]int64{backupDB: maxDBSize, secretkey.File: maxKeySize}
 	tr := tar.NewReader(gz)
 	for {
 		h, err := tr.Next()
@@ -279,15 +230,15 @@ func unpackArchive(r io.Reader, stage string) error {
 		limit, ok := limits[h.Name]
 		switch {
 		case strings.ContainsAny(h.Name, `/\`) || strings.Contains(h.Name, ".."):
-			return fmt.Errorf("member %q has a path; a backup holds only %s and %s, at its top", h.Name, backupDB, secretFile)
-		case !ok && (h.Name == backupDB || h.Name == secretFile):
+			return fmt.Errorf("member %q has a path; a backup holds only %s and %s, at its top", h.Name, backupDB, secretkey.File)
+		case !ok && (h.Name == backupDB || h.Name == secretkey.File):
 			return fmt.Errorf("archive holds %s twice", h.Name)
 		case !ok:
-			return fmt.Errorf("member %q is not part of a backup, which holds only %s and %s", h.Name, backupDB, secretFile)
+			return fmt.Errorf("member %q is not part of a backup, which holds only %s and %s", h.Name, backupDB, secretkey.File)
 		case h.Typeflag != tar.TypeReg:
 			return fmt.Errorf("member %s is not a plain file", h.Name)
 		case h.Size > limit:
-			return fmt.Errorf("member %s is %s, more than the %s a restore takes", h.Name, byteSize(h.Size), byteSize(limit))
+			return fmt.Errorf("member %s is %s, more than the %s a restore takes", h.Name, bytesize.Format(h.Size), bytesize.Format(limit))
 		}
 		delete(limits, h.Name)
 		if err := unpackFile(tr, filepath.Join(stage, h.Name), h.Size); err != nil {
@@ -299,7 +250,7 @@ func unpackArchive(r io.Reader, stage string) error {
 	} else if n == maxTrailer {
 		return errors.New("damaged archive: more follows its last member")
 	}
-	for _, name := range []string{secretFile, backupDB} {
+	for _, name := range []string{secretkey.File, backupDB} {
 		if _, missing := limits[name]; missing {
 			return fmt.Errorf("not a complete backup: %s is missing", name)
 		}
@@ -329,12 +280,12 @@ func unpackFile(r io.Reader, path string, size int64) error {
 // checkBackup checks the unpacked files in stage: the key is one Recur
 // made, and the database opens, passes SQLite's quick check and migrates.
 func checkBackup(ctx context.Context, stage string) error {
-	b, err := os.ReadFile(filepath.Join(stage, secretFile))
+	b, err := os.ReadFile(filepath.Join(stage, secretkey.File))
 	if err != nil {
 		return err
 	}
-	if _, ok := parseSecret(b); !ok {
-		return fmt.Errorf("%s in it is not a secret Recur made", secretFile)
+	if _, ok := secretkey.Parse(b); !ok {
+		return fmt.Errorf("%s in it is not a secret Recur made", secretkey.File)
 	}
 	s, err := store.Open(store.Options{Path: filepath.Join(stage, backupDB), Migrations: migrations.FS})
 	if err != nil {

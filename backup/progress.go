@@ -1,15 +1,17 @@
-package main
+package backup
 
 import (
 	"fmt"
 	"io"
+
+	"github.com/recur-journal/recur/internal/bytesize"
 )
 
-// byteProgress tells a person at a terminal how far a long command has got: on
+// Progress tells a person at a terminal how far a long command has got: on
 // a terminal, one line rewritten in place ("\r") with the bytes done; when
 // standard error is a file or a pipe (a log, cron mail), one plain line per
 // step and no counting, so the output stays clean.
-type byteProgress struct {
+type Progress struct {
 	w   io.Writer
 	tty bool
 	// label names what is being counted on the current line.
@@ -24,18 +26,11 @@ type byteProgress struct {
 // large file does not rewrite it for every buffer.
 const progressStep = 1 << 20
 
-// newByteProgress writes to w, rewriting its line only when tty is set.
-func newByteProgress(w io.Writer, tty bool) *byteProgress { return &byteProgress{w: w, tty: tty} }
-
-// stderrProgress is the progress of a command whose standard error is w:
-// rewritten lines when w is a terminal.
-func stderrProgress(w io.Writer) *byteProgress {
-	r, ok := w.(io.Reader)
-	return newByteProgress(w, ok && isTerminal(r))
-}
+// NewProgress writes to w, rewriting its line only when tty is set.
+func NewProgress(w io.Writer, tty bool) *Progress { return &Progress{w: w, tty: tty} }
 
 // Step starts a step: a line of its own, whatever the output is.
-func (p *byteProgress) Step(text string) {
+func (p *Progress) Step(text string) {
 	if p == nil {
 		return
 	}
@@ -45,7 +40,7 @@ func (p *byteProgress) Step(text string) {
 
 // Count starts counting total bytes under label; on a terminal the count is
 // shown and rewritten as Reader reads, elsewhere nothing is written.
-func (p *byteProgress) Count(label string, total int64) {
+func (p *Progress) Count(label string, total int64) {
 	if p == nil {
 		return
 	}
@@ -55,7 +50,7 @@ func (p *byteProgress) Count(label string, total int64) {
 }
 
 // Reader counts what is read from r into the current count.
-func (p *byteProgress) Reader(r io.Reader) io.Reader {
+func (p *Progress) Reader(r io.Reader) io.Reader {
 	if p == nil || !p.tty {
 		return r
 	}
@@ -63,7 +58,7 @@ func (p *byteProgress) Reader(r io.Reader) io.Reader {
 }
 
 // Done ends the current count's line.
-func (p *byteProgress) Done() {
+func (p *Progress) Done() {
 	if p == nil {
 		return
 	}
@@ -73,27 +68,27 @@ func (p *byteProgress) Done() {
 	p.endLine()
 }
 
-func (p *byteProgress) add(n int) {
+func (p *Progress) add(n int) {
 	p.done += int64(n)
 	if n > 0 && (p.done-p.shown >= progressStep || p.done == p.total) {
 		p.show()
 	}
 }
 
-func (p *byteProgress) show() {
+func (p *Progress) show() {
 	if !p.tty {
 		return
 	}
-	line := fmt.Sprintf("%s: %s", p.label, byteSize(p.done))
+	line := fmt.Sprintf("%s: %s", p.label, bytesize.Format(p.done))
 	if p.total > 0 {
-		line += fmt.Sprintf(" of %s (%d%%)", byteSize(p.total), min(100, p.done*100/p.total))
+		line += fmt.Sprintf(" of %s (%d%%)", bytesize.Format(p.total), min(100, p.done*100/p.total))
 	}
 	// \x1b[K clears what a longer earlier line left behind.
 	fmt.Fprintf(p.w, "\r%s\x1b[K", line)
 	p.shown, p.lineActive = p.done, true
 }
 
-func (p *byteProgress) endLine() {
+func (p *Progress) endLine() {
 	if p.lineActive {
 		fmt.Fprintln(p.w)
 		p.lineActive = false
@@ -103,7 +98,7 @@ func (p *byteProgress) endLine() {
 // progressReader counts the bytes read through it.
 type progressReader struct {
 	r io.Reader
-	p *byteProgress
+	p *Progress
 }
 
 func (r *progressReader) Read(b []byte) (int, error) {

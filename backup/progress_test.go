@@ -1,15 +1,14 @@
-package main
+package backup
 
 import (
 	"bytes"
 	"io"
-	"path/filepath"
 	"strings"
 	"testing"
 )
 
 // countThrough reads size bytes through p's reader, under label.
-func countThrough(p *byteProgress, label string, size int) {
+func countThrough(p *Progress, label string, size int) {
 	p.Count(label, int64(size))
 	io.Copy(io.Discard, p.Reader(bytes.NewReader(make([]byte, size))))
 	p.Done()
@@ -19,7 +18,7 @@ func countThrough(p *byteProgress, label string, size int) {
 // with \r, once a MiB and at the end, and the next step starts a new line.
 func TestProgressOnTerminal(t *testing.T) {
 	var out bytes.Buffer
-	p := newByteProgress(&out, true)
+	p := NewProgress(&out, true)
 	p.Step("Writing the archive...")
 	countThrough(p, "database", 3<<20+512)
 	p.Step("Checking the database...")
@@ -43,37 +42,11 @@ func TestProgressOnTerminal(t *testing.T) {
 // one plain line each, without \r or escape sequences.
 func TestProgressOffTerminal(t *testing.T) {
 	var out bytes.Buffer
-	p := newByteProgress(&out, false)
+	p := NewProgress(&out, false)
 	p.Step("Writing the archive...")
 	countThrough(p, "database", 3<<20)
 	p.Step("Checking the database...")
 	if got, want := out.String(), "Writing the archive...\nChecking the database...\n"; got != want {
 		t.Errorf("output = %q, want %q", got, want)
-	}
-}
-
-// TestBackupRestoreOutputClean: recur backup and recur restore with
-// standard error not a terminal write plain step lines, no \r.
-func TestBackupRestoreOutputClean(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "data")
-	if _, _, err := run(t, dir, "", "migrate", "up"); err != nil {
-		t.Fatal(err)
-	}
-	archive := filepath.Join(t.TempDir(), "backup.tar.gz")
-	_, backupErr, err := run(t, dir, "", "backup", archive)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, restoreErr, err := run(t, filepath.Join(t.TempDir(), "restored"), "", "restore", archive)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, c := range map[string]struct{ got, want string }{
-		"backup":  {backupErr, "Copying the database...\nWriting the archive...\n"},
-		"restore": {restoreErr, "Reading the archive...\nChecking the database...\n"},
-	} {
-		if c.got != c.want {
-			t.Errorf("recur %s wrote %q on standard error, want the plain steps %q", name, c.got, c.want)
-		}
 	}
 }

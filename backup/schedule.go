@@ -1,4 +1,4 @@
-package main
+package backup
 
 import (
 	"context"
@@ -16,40 +16,32 @@ import (
 
 	"filippo.io/age"
 
+	"github.com/recur-journal/recur/internal/bytesize"
+	"github.com/recur-journal/recur/internal/secretkey"
 	"github.com/recur-journal/recur/store"
 )
 
-// BackupConfig is the [backup] section: backups on a schedule.
-type BackupConfig struct {
-	// Dir is where scheduled backups go; empty turns them off.
-	Dir string `toml:"dir"`
+// Options configure scheduled backups.
+type Options struct {
+	// Dir is where the backups go.
+	Dir string
 	// Interval is the time between two backups.
-	Interval Duration `toml:"interval"`
+	Interval time.Duration
 	// Keep is how many of the newest backups are kept; older ones that
 	// Recur named are removed.
-	Keep int `toml:"keep"`
-	// AgeRecipient, when set, is an age X25519 public key (age1...) each
-	// backup is encrypted to.
-	AgeRecipient string `toml:"age_recipient"`
-}
-
-// validate checks the [backup] section.
-func (c BackupConfig) validate() error {
-	bad := func(key, format string, args ...any) error {
-		return &ConfigError{Source: "value", Key: "backup." + key, Reason: fmt.Sprintf(format, args...)}
-	}
-	if c.Interval.Duration < time.Minute {
-		return bad("interval", "must be at least 1m, like 24h")
-	}
-	if c.Keep < 1 {
-		return bad("keep", "must be at least 1")
-	}
-	if c.AgeRecipient != "" {
-		if _, err := parseRecipient(c.AgeRecipient); err != nil {
-			return bad("age_recipient", "%v", err)
-		}
-	}
-	return nil
+	Keep int
+	// Recipient, when not nil, is the age key each backup is encrypted to.
+	Recipient age.Recipient
+	// DataDir is the data folder, whose secret.key goes into each backup.
+	DataDir string
+	// Store is the database backed up.
+	Store  *store.Store
+	Logger *slog.Logger
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Observe, when set, is told of each backup written: when, how long it
+	// took and its size (the metrics).
+	Observe func(at time.Time, took time.Duration, size int64)
 }
 
 // backupCheck is how often the backup job looks whether one is due. The job
@@ -64,10 +56,10 @@ const backupTimeLayout = "20060102T150405.000Z"
 
 var backupName = regexp.MustCompile(`^recur-backup-(\d{8}T\d{6}\.\d{3}Z)\.tar\.gz(\.age)?$`)
 
-// scheduledBackups writes a backup archive into a folder every interval and
+// Scheduled writes a backup archive into a folder every interval and
 // removes the oldest beyond the ones it keeps.
-type scheduledBackups struct {
-	cfg       BackupConfig
+type Scheduled struct {
+	cfg       Options
 	dataDir   string
 	store     *store.Store
 	recipient age.Recipient // nil: plain archives
@@ -82,20 +74,15 @@ type scheduledBackups struct {
 	failed  time.Time // when the last try failed; zero after a success
 }
 
-// newScheduledBackups returns the backup job's state, or nil when [backup]
-// dir is empty.
-func (m *Main) newScheduledBackups() *scheduledBackups {
-	cfg := m.Config.Backup
-	if cfg.Dir == "" {
-		return nil
+// NewScheduled returns the backup job, which writes a backup into o.Dir
+// every o.Interval. It tells o.Observe of the newest archive already there.
+func NewScheduled(o Options) *Scheduled {
+	b := &Scheduled{cfg: o, dataDir: o.DataDir, store: o.Store, recipient: o.Recipient, log: o.Logger,
+		now: o.Now, observe: o.Observe}
+	if b.now == nil {
+		b.now = time.Now
 	}
-	b := &scheduledBackups{cfg: cfg, dataDir: m.Config.Storage.DataDir, store: m.store,
-		log: m.Logger.With("part", "backup"), now: time.Now}
-	if cfg.AgeRecipient != "" {
-		b.recipient, _ = parseRecipient(cfg.AgeRecipient) // checked by Validate
-	}
-	if m.ops.metrics != nil {
-		b.observe = m.ops.metrics.ObserveBackup
+	if b.observe != nil {
 		b.observeNewest()
 	}
 	return b
@@ -104,7 +91,7 @@ func (m *Main) newScheduledBackups() *scheduledBackups {
 // observeNewest tells observe of the newest archive already in the folder,
 // so that the metrics know the last backup from the start: its time from its
 // name, its size from the file, its duration unknown.
-func (b *scheduledBackups) observeNewest() {
+func (b *Scheduled) observeNewest() {
 	names, err := b.archives()
 	if err != nil || len(names) == 0 {
 		return
@@ -117,15 +104,15 @@ func (b *scheduledBackups) observeNewest() {
 	}
 }
 
-// schedule is the cron schedule of the job that checks whether a backup is due.
-func (b *scheduledBackups) schedule() string {
-	return "@every " + min(b.cfg.Interval.Duration, backupCheck).String()
+// Schedule is the cron schedule of the job that checks whether a backup is due.
+func (b *Scheduled) Schedule() string {
+	return "@every " + min(b.cfg.Interval, backupCheck).String()
 }
 
-// run backs up when one is due: when the newest archive in the folder is an
+// Run backs up when one is due: when the newest archive in the folder is an
 // interval old (or there is none), and no try failed within the last
 // interval. A run while another is under way is skipped.
-func (b *scheduledBackups) run(ctx context.Context) error {
+func (b *Scheduled) Run(ctx context.Context) error {
 	if !b.running.CompareAndSwap(false, true) {
 		b.log.Info("backup skipped: the previous one is still running")
 		return nil
@@ -140,12 +127,12 @@ func (b *scheduledBackups) run(ctx context.Context) error {
 
 // due reports whether a backup is due now. A folder that cannot be read
 // makes one due, so that the try fails, is logged and waits an interval.
-func (b *scheduledBackups) due() bool {
+func (b *Scheduled) due() bool {
 	now := b.now()
 	b.mu.Lock()
 	failed := b.failed
 	b.mu.Unlock()
-	if !failed.IsZero() && now.Sub(failed) < b.cfg.Interval.Duration {
+	if !failed.IsZero() && now.Sub(failed) < b.cfg.Interval {
 		return false
 	}
 	names, err := b.archives()
@@ -153,12 +140,12 @@ func (b *scheduledBackups) due() bool {
 		return true
 	}
 	newest, _ := time.Parse(backupTimeLayout, backupName.FindStringSubmatch(names[len(names)-1])[1])
-	return now.Sub(newest) >= b.cfg.Interval.Duration
+	return now.Sub(newest) >= b.cfg.Interval
 }
 
 // backup writes one archive now, then removes the oldest beyond Keep. It
 // logs one line, with the archive's size, and returns the archive's path.
-func (b *scheduledBackups) backup(ctx context.Context) (string, error) {
+func (b *Scheduled) backup(ctx context.Context) (string, error) {
 	start := b.now()
 	path, size, err := b.write(ctx)
 	if err == nil && b.observe != nil {
@@ -172,10 +159,10 @@ func (b *scheduledBackups) backup(ctx context.Context) (string, error) {
 	}
 	b.mu.Unlock()
 	if err != nil {
-		return "", fmt.Errorf("backup failed; next try in %s: %w", b.cfg.Interval.Duration, err)
+		return "", fmt.Errorf("backup failed; next try in %s: %w", b.cfg.Interval, err)
 	}
 	removed, err := b.rotate()
-	b.log.Info("backup written", "file", path, "size", byteSize(size), "bytes", size,
+	b.log.Info("backup written", "file", path, "size", bytesize.Format(size), "bytes", size,
 		"encrypted", b.recipient != nil, "removed", removed)
 	if err != nil {
 		return path, fmt.Errorf("remove old backups: %w", err)
@@ -185,17 +172,17 @@ func (b *scheduledBackups) backup(ctx context.Context) (string, error) {
 
 // write writes the archive under a temporary name and renames it into
 // place, so that a backup cut short never counts as the newest.
-func (b *scheduledBackups) write(ctx context.Context) (string, int64, error) {
+func (b *Scheduled) write(ctx context.Context) (string, int64, error) {
 	if err := os.MkdirAll(b.cfg.Dir, 0o700); err != nil {
 		return "", 0, err
 	}
-	key, err := os.ReadFile(filepath.Join(b.dataDir, secretFile))
+	key, err := os.ReadFile(filepath.Join(b.dataDir, secretkey.File))
 	if err != nil {
 		return "", 0, err
 	}
-	parsed, ok := parseSecret(key)
+	parsed, ok := secretkey.Parse(key)
 	if !ok {
-		return "", 0, fmt.Errorf("%s is not a secret Recur made", secretFile)
+		return "", 0, fmt.Errorf("%s is not a secret Recur made", secretkey.File)
 	}
 	name := "recur-backup-" + b.now().UTC().Format(backupTimeLayout) + ".tar.gz"
 	if b.recipient != nil {
@@ -203,7 +190,7 @@ func (b *scheduledBackups) write(ctx context.Context) (string, int64, error) {
 	}
 	path := filepath.Join(b.cfg.Dir, name)
 	partial := filepath.Join(b.cfg.Dir, ".partial-"+name)
-	size, err := writeBackup(ctx, b.store, parsed, partial, b.recipient, nil)
+	size, err := Write(ctx, b.store, parsed, partial, b.recipient, nil)
 	if err != nil {
 		return "", 0, err
 	}
@@ -215,7 +202,7 @@ func (b *scheduledBackups) write(ctx context.Context) (string, int64, error) {
 }
 
 // archives lists the scheduled backups in the folder, oldest first.
-func (b *scheduledBackups) archives() ([]string, error) {
+func (b *Scheduled) archives() ([]string, error) {
 	entries, err := os.ReadDir(b.cfg.Dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -234,7 +221,7 @@ func (b *scheduledBackups) archives() ([]string, error) {
 
 // rotate removes the oldest scheduled backups beyond Keep, and returns how
 // many it removed.
-func (b *scheduledBackups) rotate() (int, error) {
+func (b *Scheduled) rotate() (int, error) {
 	names, err := b.archives()
 	if err != nil {
 		return 0, err

@@ -1,18 +1,16 @@
-package main
+package cli
 
 import (
-	"archive/tar"
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/recur-journal/recur/internal/tartest"
 )
 
 // analysedCapture adds me@example.com with a token to the server running over
@@ -27,12 +25,12 @@ func analysedCapture(t *testing.T, dir, base string) (apiClient, map[string]any)
 	if err != nil {
 		t.Fatal(err)
 	}
-	client := apiClient{t: t, base: base, token: strings.TrimSpace(token)}
-	status, created := client.do("POST", "/captures", `{"text":"My boss criticised my report. I felt anxious and skipped lunch."}`)
+	client := apiClient{T: t, Base: base, Token: strings.TrimSpace(token)}
+	status, created := client.Do("POST", "/captures", `{"text":"My boss criticised my report. I felt anxious and skipped lunch."}`)
 	if status != 201 {
 		t.Fatalf("POST /captures = %d %v", status, created)
 	}
-	return client, client.waitProcessed(created["data"].(map[string]any)["id"].(string))
+	return client, client.WaitProcessed(created["data"].(map[string]any)["id"].(string))
 }
 
 // TestBackupRestore backs up a data folder while the server runs on it, and
@@ -75,8 +73,8 @@ func TestBackupRestore(t *testing.T) {
 		t.Errorf("restored journal differs:\n%v\nwant\n%v", got, journal)
 	}
 	_, _, base = startServer(t, restored)
-	client.base = base
-	if status, got := client.do("GET", "/captures/"+captureID, ""); status != 200 || !reflect.DeepEqual(got["data"], before) {
+	client.Base = base
+	if status, got := client.Do("GET", "/captures/"+captureID, ""); status != 200 || !reflect.DeepEqual(got["data"], before) {
 		t.Errorf("GET the capture on the restored instance with the old token = %d %v, want %v", status, got, before)
 	}
 	if _, _, err := run(t, restored, "", "restore", archive); err == nil || !strings.Contains(err.Error(), "already holds recur.db") {
@@ -111,57 +109,6 @@ func readFile(t *testing.T, path string) []byte {
 	return b
 }
 
-// member is one file of a tar archive.
-type member struct {
-	name string
-	data []byte
-}
-
-func readArchive(t *testing.T, path string) []member {
-	t.Helper()
-	gz, err := gzip.NewReader(bytes.NewReader(readFile(t, path)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var list []member
-	tr := tar.NewReader(gz)
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			return list
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		b, err := io.ReadAll(tr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		list = append(list, member{name: h.Name, data: b})
-	}
-}
-
-// writeTestArchive writes members as a tar.gz at path.
-func writeTestArchive(t *testing.T, path string, members []member) {
-	t.Helper()
-	var buf bytes.Buffer
-	gz := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(gz)
-	for _, m := range members {
-		if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeReg, Name: m.name, Mode: 0o600, Size: int64(len(m.data))}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := tw.Write(m.data); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := errors.Join(tw.Close(), gz.Close()); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestRestoreRefuses feeds restore archives it must turn down, and checks
 // that each leaves the data folder as it was.
 func TestRestoreRefuses(t *testing.T) {
@@ -173,19 +120,19 @@ func TestRestoreRefuses(t *testing.T) {
 	if _, _, err := run(t, src, "", "backup", good); err != nil {
 		t.Fatal(err)
 	}
-	members := readArchive(t, good)
-	if len(members) != 2 || members[0].name != "secret.key" || members[1].name != "recur.db" {
+	members := tartest.Read(t, good)
+	if len(members) != 2 || members[0].Name != "secret.key" || members[1].Name != "recur.db" {
 		t.Fatalf("backup members = %v, want secret.key and recur.db", members)
 	}
 	key, db := members[0], members[1]
-	damagedDB := member{name: "recur.db", data: append(make([]byte, 100), db.data[100:]...)}
+	damagedDB := tartest.Member{Name: "recur.db", Data: append(make([]byte, 100), db.Data[100:]...)}
 	goodBytes := readFile(t, good)
 	flipped := bytes.Clone(goodBytes)
 	flipped[len(flipped)/2] ^= 0xff
 
 	for _, c := range []struct {
 		name     string
-		members  []member // written as the archive, unless raw is set
+		members  []tartest.Member // written as the archive, unless raw is set
 		raw      []byte
 		existing []string // files in the data folder before; nil: the folder is absent
 		want     string
@@ -195,15 +142,15 @@ func TestRestoreRefuses(t *testing.T) {
 		{name: "NotGzip", raw: []byte("recur.db and secret.key"), want: "not gzip"},
 		{name: "Truncated", raw: goodBytes[:len(goodBytes)/2], want: "damaged archive"},
 		{name: "Tampered", raw: flipped, want: "damaged archive"},
-		{name: "DatabaseDamaged", members: []member{key, damagedDB}, existing: []string{}, want: "database"},
-		{name: "BadKey", members: []member{{name: "secret.key", data: []byte("hello\n")}, db}, want: "not a secret Recur made"},
-		{name: "MissingKey", members: []member{db}, want: "secret.key is missing"},
-		{name: "MissingDatabase", members: []member{key}, want: "recur.db is missing"},
-		{name: "Traversal", members: []member{key, {name: "../recur.db", data: db.data}}, existing: []string{}, want: "has a path"},
-		{name: "AbsolutePath", members: []member{key, db, {name: "/tmp/evil", data: []byte("x")}}, want: "has a path"},
-		{name: "OtherMember", members: []member{key, db, {name: "notes.txt", data: []byte("x")}}, want: "not part of a backup"},
-		{name: "Twice", members: []member{key, db, key}, want: "holds secret.key twice"},
-		{name: "KeyTooBig", members: []member{db, {name: "secret.key", data: bytes.Repeat([]byte("a"), 5000)}}, want: "more than"},
+		{name: "DatabaseDamaged", members: []tartest.Member{key, damagedDB}, existing: []string{}, want: "database"},
+		{name: "BadKey", members: []tartest.Member{{Name: "secret.key", Data: []byte("hello\n")}, db}, want: "not a secret Recur made"},
+		{name: "MissingKey", members: []tartest.Member{db}, want: "secret.key is missing"},
+		{name: "MissingDatabase", members: []tartest.Member{key}, want: "recur.db is missing"},
+		{name: "Traversal", members: []tartest.Member{key, {Name: "../recur.db", Data: db.Data}}, existing: []string{}, want: "has a path"},
+		{name: "AbsolutePath", members: []tartest.Member{key, db, {Name: "/tmp/evil", Data: []byte("x")}}, want: "has a path"},
+		{name: "OtherMember", members: []tartest.Member{key, db, {Name: "notes.txt", Data: []byte("x")}}, want: "not part of a backup"},
+		{name: "Twice", members: []tartest.Member{key, db, key}, want: "holds secret.key twice"},
+		{name: "KeyTooBig", members: []tartest.Member{db, {Name: "secret.key", Data: bytes.Repeat([]byte("a"), 5000)}}, want: "more than"},
 	} {
 		t.Run("Err"+c.name, func(t *testing.T) {
 			parent := t.TempDir()
@@ -218,7 +165,7 @@ func TestRestoreRefuses(t *testing.T) {
 			if c.raw != nil {
 				os.WriteFile(archive, c.raw, 0o600)
 			} else {
-				writeTestArchive(t, archive, c.members)
+				tartest.Write(t, archive, c.members)
 			}
 			_, _, err := run(t, dir, "", "restore", archive)
 			if err == nil || !strings.Contains(err.Error(), c.want) {

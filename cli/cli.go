@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"cmp"
@@ -94,7 +94,7 @@ func (m *Main) ParseFlags(args []string) error {
 			func([]string) { m.command = m.doctor })
 	case "version":
 		return m.parse("version", "Print the version, the commit it was built from and that commit's time.", rest, 0, 0, nil, func([]string) {
-			m.command = func(context.Context) error { return readBuild().print(m.Stdout) }
+			m.command = func(context.Context) error { return m.readBuild().print(m.Stdout) }
 		})
 	case "health":
 		return m.parseHealth(rest)

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -23,7 +23,7 @@ func (m *Main) doctor(ctx context.Context) error {
 		return problemsFound(problems)
 	}
 	report(true, "configuration", configSource(m.ConfigPath))
-	if problem := m.Config.baseURLProblem(); problem != "" {
+	if problem := m.Config.BaseURLProblem(); problem != "" {
 		report(false, "base_url", problem)
 	} else {
 		report(true, "base_url", "mailed links start with "+m.Config.BaseURL())

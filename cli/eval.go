@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -19,7 +19,7 @@ const evalAbout = `Measure how well a model reads journals: run labelled journal
 real analysis and detection, in a throwaway data folder removed at the end,
 and compare what was found with the labels.
 
-JOURNAL is a labelled journal file (the format is in eval/README.md) or the
+JOURNAL is a labelled journal file (the format is in evaluate/journals/README.md) or the
 name of a shipped one (SHIPPED). With none, every shipped journal runs.
 The model is the configured one ([model] provider, url, name and api_key)
 unless --ollama (the server's URL, whichever the provider) and --model say

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -42,7 +42,7 @@ func TestEvalShippedJournals(t *testing.T) {
 	for _, j := range journals {
 		for _, provider := range []string{"ollama", "openai"} {
 			t.Run(j.Name+"/"+provider, func(t *testing.T) {
-				lex, err := scripted.Load(filepath.Join("eval", j.Name+".lexicon.json"))
+				lex, err := scripted.Load(filepath.Join("evaluate", "journals", j.Name+".lexicon.json"))
 				if err != nil {
 					t.Fatal(err)
 				}

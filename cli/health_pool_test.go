@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -48,10 +48,10 @@ func TestHealthPoolEndpoints(t *testing.T) {
 	}
 	spec, _ := io.ReadAll(doc.Body)
 	doc.Body.Close()
-	client := apiClient{t: t, base: base, token: strings.TrimSpace(token), http: &http.Client{Transport: openapitest.New(t, spec)}}
+	client := apiClient{T: t, Base: base, Token: strings.TrimSpace(token), HTTP: &http.Client{Transport: openapitest.New(t, spec)}}
 	endpoints := func() (map[string]any, []any) {
 		t.Helper()
-		status, body := client.do("GET", "/health-check", "")
+		status, body := client.Do("GET", "/health-check", "")
 		if status != 200 {
 			t.Fatalf("health check = %d %v", status, body)
 		}

@@ -1,9 +1,8 @@
-package main
+package cli
 
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -16,10 +15,23 @@ import (
 
 	"github.com/ollama/ollama/api"
 
+	"github.com/recur-journal/recur/internal/apitest"
+	"github.com/recur-journal/recur/internal/wait"
 	"github.com/recur-journal/recur/pipeline/fakeollama"
 	"github.com/recur-journal/recur/pipeline/scripted"
 	"github.com/recur-journal/recur/server/openapitest"
 )
+
+// TestMain runs the tests from the repository's root, where the command
+// runs from a clone: the fixtures (importer/testdata, pipeline/testdata,
+// config.example.toml) are named as the README names them.
+func TestMain(m *testing.M) {
+	if err := os.Chdir(".."); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Exit(m.Run())
+}
 
 // run runs the command line with args against the data folder dir and
 // returns what it printed.
@@ -216,8 +228,8 @@ func TestServe(t *testing.T) {
 	spec, _ := io.ReadAll(doc.Body)
 	doc.Body.Close()
 	// Every call is checked against the document the server serves.
-	client := apiClient{t: t, base: base, token: token, http: &http.Client{Transport: openapitest.New(t, spec)}}
-	get := client.do
+	client := apiClient{T: t, Base: base, Token: token, HTTP: &http.Client{Transport: openapitest.New(t, spec)}}
+	get := client.Do
 	status, me := get("GET", "/users/me", "")
 	if status != 200 || me["data"].(map[string]any)["id"] != strings.TrimSpace(id) {
 		t.Fatalf("GET /users/me = %d %v, want user %s", status, me, id)
@@ -240,7 +252,7 @@ func TestServe(t *testing.T) {
 		t.Fatalf("POST /captures = %d %v", status, created)
 	}
 	captureID := created["data"].(map[string]any)["id"].(string)
-	segs := client.waitProcessed(captureID)["segments"].([]any)
+	segs := client.WaitProcessed(captureID)["segments"].([]any)
 	if len(segs) != 1 || segs[0].(map[string]any)["text"] != "My boss criticised my report. I felt anxious and skipped lunch." {
 		t.Fatalf("segments = %v", segs)
 	}
@@ -264,14 +276,14 @@ func TestServe(t *testing.T) {
 	var healthStatus string
 	var o map[string]any
 	var captureStatus any
-	eventually(t, 10*time.Second, "while calls fail: health degraded with calls_failing, and the capture queued", func() bool {
+	wait.Eventually(t, 10*time.Second, "while calls fail: health degraded with calls_failing, and the capture queued", func() bool {
 		healthStatus, o = ollamaHealth()
 		_, got := get("GET", "/captures/"+waiting, "")
 		captureStatus = got["data"].(map[string]any)["status"]
 		return healthStatus == "degraded" && o["calls_failing"] == true && o["reachable"] == true && captureStatus == "queued"
 	}, func() string { return fmt.Sprintf("health %s %v, capture %v", healthStatus, o, captureStatus) })
 	fake.ClearFault()
-	eventually(t, 10*time.Second, "after calls work again: the capture processed and health ok", func() bool {
+	wait.Eventually(t, 10*time.Second, "after calls work again: the capture processed and health ok", func() bool {
 		_, got := get("GET", "/captures/"+waiting, "")
 		captureStatus = got["data"].(map[string]any)["status"]
 		healthStatus, o = ollamaHealth()
@@ -317,52 +329,7 @@ func startServer(t *testing.T, dir string, env ...string) (*Main, *fakeollama.Se
 }
 
 // apiClient calls the API with a bearer token.
-type apiClient struct {
-	t           *testing.T
-	base, token string
-	http        *http.Client // nil: http.DefaultClient
-}
-
-// do sends a JSON request and decodes the JSON answer.
-func (c apiClient) do(method, path, body string) (int, map[string]any) {
-	c.t.Helper()
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
-	}
-	req, _ := http.NewRequest(method, c.base+path, rd)
-	req.Header.Set("Authorization", "Bearer "+c.token)
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	client := c.http
-	if client == nil {
-		client = http.DefaultClient
-	}
-	res, err := client.Do(req)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var v map[string]any
-	json.NewDecoder(res.Body).Decode(&v)
-	return res.StatusCode, v
-}
-
-// waitProcessed polls the capture for up to ten seconds until it is
-// processed and returns it.
-func (c apiClient) waitProcessed(id string) map[string]any {
-	c.t.Helper()
-	var status int
-	var data map[string]any
-	eventually(c.t, 10*time.Second, "capture "+id+" processed", func() bool {
-		var got map[string]any
-		status, got = c.do("GET", "/captures/"+id, "")
-		data, _ = got["data"].(map[string]any)
-		return status == 200 && data["status"] == "processed"
-	}, func() string { return fmt.Sprintf("GET /captures/%s = %d %v", id, status, data) })
-	return data
-}
+type apiClient = apitest.Client
 
 func TestDoctor(t *testing.T) {
 	fake := fakeollama.New(t)

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package main
+package cli
 
 // restrictUmask does nothing where there is no umask.
 func restrictUmask() {}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package main
+package cli
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/recur-journal/recur/internal/secretkey"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -22,7 +23,7 @@ func restrictUmask() { syscall.Umask(0o077) }
 // set it, with a warning saying how to close it.
 func (m *Main) secureDataDir() error {
 	dir := m.Config.Storage.DataDir
-	files := append(store.DatabaseFiles(m.Config.DBPath()), filepath.Join(dir, secretFile))
+	files := append(store.DatabaseFiles(m.Config.DBPath()), filepath.Join(dir, secretkey.File))
 	changed, err := store.MakePrivate(files...)
 	if err != nil {
 		return fmt.Errorf("make the data files private: %w", err)

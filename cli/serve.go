@@ -1,202 +1,23 @@
-// Command recur is a private journal that notices what keeps coming back.
-// One binary serves the API and the web app, keeps everything in one SQLite
-// file and reads each entry with a local model served by Ollama.
-package main
+package cli
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
-	"os/signal"
-	"path/filepath"
 	"strconv"
-	"strings"
-	"sync"
-	"syscall"
 	"time"
-	_ "time/tzdata" // every IANA zone, whatever the host has installed
 
-	"github.com/robfig/cron/v3"
-
+	"github.com/recur-journal/recur/internal/secretkey"
 	"github.com/recur-journal/recur/journal"
-	"github.com/recur-journal/recur/migrations"
 	"github.com/recur-journal/recur/pipeline"
 	"github.com/recur-journal/recur/server"
 	"github.com/recur-journal/recur/server/mail"
 	"github.com/recur-journal/recur/store"
 	"github.com/recur-journal/recur/web"
 )
-
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := NewMain().Exec(ctx, os.Args[1:])
-	stop()
-	os.Exit(code)
-}
-
-// Exec runs the command line args to its end and returns the exit status:
-// 0 when it worked (help included), 2 for a usage error (an unknown
-// command or flag, a missing argument), 1 when the command failed.
-func (m *Main) Exec(ctx context.Context, args []string) int {
-	if err := m.ParseFlags(args); errors.Is(err, flag.ErrHelp) {
-		return 0
-	} else if err != nil {
-		fmt.Fprintln(m.Stderr, "recur:", err)
-		return 2
-	}
-	// The server reloads its configuration on SIGHUP, from its first
-	// moment; the other commands end on it, as programs do.
-	hup := make(chan os.Signal, 1)
-	if m.reloads {
-		signal.Notify(hup, syscall.SIGHUP)
-		defer signal.Stop(hup)
-	}
-	restrictUmask()
-	err := m.Run(ctx)
-	if err == nil && m.Serving() {
-		m.Wait(ctx, hup)
-		m.Logger.Info("shutting down", "signal", "received")
-	}
-	if cerr := m.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		fmt.Fprintln(m.Stderr, "recur:", err)
-		return 1
-	}
-	return 0
-}
-
-// Main is the program: its configuration, its parts and the command it runs.
-type Main struct {
-	Stdin  io.Reader
-	Stdout io.Writer
-	Stderr io.Writer
-	Env    []string
-
-	Config     Config
-	ConfigPath string
-	Logger     *slog.Logger
-	logs       *logSwitch // the Logger's level and format, which a reload sets
-	reloadMu   sync.Mutex // one Reload at a time
-	// reloads is set for serve, which reloads its configuration on SIGHUP.
-	reloads bool
-	// Now is the clock the store and everything over it run by; nil means
-	// time.Now.
-	Now func() time.Time
-
-	command    func(ctx context.Context) error
-	store      *store.Store
-	pipeline   *pipeline.Pipeline
-	mail       *mail.Queue
-	sender     *mailSwitch // the queue's sender, which a reload sets
-	api        *server.Server
-	events     *journal.Events // while serving
-	cron       *cron.Cron
-	http       *http.Server
-	ln         net.Listener
-	serveCh    chan error
-	jobsCancel context.CancelFunc
-
-	// mayCreateDB is set for serve and migrate, the commands that may make
-	// a new database; the others refuse to run without one.
-	mayCreateDB bool
-
-	ops opsParts // metrics and scheduled backups, while serving
-
-	notify       *notifier // systemd's notify socket, while serving under it
-	stopWatchdog func()
-}
-
-// NewMain returns a Main wired to the process's standard streams and environment.
-func NewMain() *Main {
-	return &Main{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Env: os.Environ(), Config: DefaultConfig()}
-}
-
-// Serving reports whether Run started the server.
-func (m *Main) Serving() bool { return m.http != nil }
-
-// Addr is the address the server listens on, once serving.
-func (m *Main) Addr() string {
-	if m.ln == nil {
-		return ""
-	}
-	return m.ln.Addr().String()
-}
-
-// Run runs the parsed command. For serve it returns once the server
-// listens; Close stops it.
-func (m *Main) Run(ctx context.Context) error {
-	return m.command(ctx)
-}
-
-// loadConfig reads the configuration and sets up logging.
-func (m *Main) loadConfig() error {
-	cfg, err := m.readConfig()
-	if err != nil {
-		return err
-	}
-	m.Config = cfg
-	if needsRoots(cfg) {
-		installFallbackRoots()
-	}
-	m.logs = newLogSwitch(m.Stderr, cfg.Log)
-	m.Logger = m.logs.Logger()
-	if cfg.Deprecated != "" {
-		m.Logger.Warn(cfg.Deprecated)
-	}
-	return nil
-}
-
-// readConfig reads --config FILE, or ./recur.toml when there is one, and
-// the environment.
-func (m *Main) readConfig() (Config, error) {
-	path, required := m.ConfigPath, true
-	if path == "" {
-		path, required = "recur.toml", false
-	}
-	return LoadConfig(path, required, m.Env)
-}
-
-// openStore loads the configuration, opens the database and, when migrate
-// is set, brings its schema up to date.
-func (m *Main) openStore(ctx context.Context, migrate bool) error {
-	if err := m.loadConfig(); err != nil {
-		return err
-	}
-	if err := m.checkDBExists(); err != nil {
-		return err
-	}
-	if err := m.Config.prepareDataDir(); err != nil {
-		return err
-	}
-	if err := m.secureDataDir(); err != nil {
-		return err
-	}
-	s, err := store.Open(store.Options{Path: m.Config.DBPath(), Migrations: migrations.FS, Now: m.Now})
-	if err != nil {
-		return err
-	}
-	m.store = s
-	if migrate {
-		applied, err := s.Migrate(ctx)
-		if err != nil {
-			return err
-		}
-		if len(applied) > 0 {
-			m.Logger.Info("database migrated", "path", m.Config.DBPath(), "applied", applied)
-		}
-	}
-	return nil
-}
 
 // serve opens everything and starts the HTTP server.
 func (m *Main) serve(ctx context.Context) error {
@@ -216,7 +37,7 @@ func (m *Main) serve(ctx context.Context) error {
 	if err := m.startJobs(ctx); err != nil {
 		return err
 	}
-	secret, err := loadSecret(m.Config.Storage.DataDir)
+	secret, err := secretkey.Load(m.Config.Storage.DataDir)
 	if err != nil {
 		return err
 	}
@@ -238,7 +59,7 @@ func (m *Main) serve(ctx context.Context) error {
 		Spool:           spool,
 		Health:          reporter,
 		Analyser:        m.pipeline,
-		Version:         version,
+		Version:         m.readBuild().Version,
 		Mailer:          m.mail,
 		Secret:          secret,
 		Signup:          m.Config.Auth.Signup,
@@ -278,7 +99,7 @@ func (m *Main) serve(ctx context.Context) error {
 		docs = localURL(ln.Addr())
 	}
 	m.Logger.Info("recur is listening", "url", localURL(ln.Addr()), "api_docs", docs+"/api/docs/api",
-		"data_dir", m.Config.Storage.DataDir, "version", version)
+		"data_dir", m.Config.Storage.DataDir, "version", m.readBuild().Version)
 	m.startNotify()
 	m.reportOllama(ctx, ollama)
 	return nil
@@ -361,43 +182,6 @@ func (h *health) OllamaHealth(ctx context.Context) server.OllamaHealth {
 	return server.OllamaHealth{URL: st.URL, Reachable: st.Reachable, Version: st.Version,
 		Model: st.Model, ModelPresent: st.ModelPresent, EmbedModel: st.EmbedModel, EmbedPresent: st.EmbedModelPresent,
 		Error: st.Problem, Failing: out.Failing, Endpoints: endpoints}
-}
-
-// secretFile is the instance's secret inside the data folder.
-const secretFile = "secret.key"
-
-// loadSecret reads the instance's secret from the data folder, making it on
-// first start. It signs links and sessions' codes and seals two-factor
-// secrets: losing it signs everyone out and turns two-factor off.
-func loadSecret(dataDir string) ([]byte, error) {
-	path := filepath.Join(dataDir, secretFile)
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		key := make([]byte, 32)
-		if _, err := rand.Read(key); err != nil {
-			return nil, err
-		}
-		if err := os.WriteFile(path, secretText(key), 0o600); err != nil {
-			return nil, fmt.Errorf("write %s: %w", path, err)
-		}
-		return key, nil
-	} else if err != nil {
-		return nil, err
-	}
-	key, ok := parseSecret(b)
-	if !ok {
-		return nil, fmt.Errorf("%s is not a secret Recur made; move it away to make a new one (everyone will have to sign in again)", path)
-	}
-	return key, nil
-}
-
-// secretText is how a secret is written to secret.key: hex and a newline.
-func secretText(key []byte) []byte { return []byte(hex.EncodeToString(key) + "\n") }
-
-// parseSecret reads the contents of secret.key: at least 32 bytes in hex.
-func parseSecret(b []byte) ([]byte, bool) {
-	key, err := hex.DecodeString(strings.TrimSpace(string(b)))
-	return key, err == nil && len(key) >= 32
 }
 
 // localURL is the address to open on this machine for a listener on addr:

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -19,9 +19,9 @@ func loopback(addr string) bool {
 	return err == nil && ip.IsLoopback()
 }
 
-// baseURLProblem says what goes wrong without base_url, and the fix; ""
+// BaseURLProblem says what goes wrong without base_url, and the fix; ""
 // when mailed links can be made.
-func (c *Config) baseURLProblem() string {
+func (c *Config) BaseURLProblem() string {
 	if c.BaseURL() != "" {
 		return ""
 	}
@@ -32,7 +32,7 @@ func (c *Config) baseURLProblem() string {
 
 // warnBaseURL says in one line at start-up when mailed links cannot be made.
 func (m *Main) warnBaseURL() {
-	if problem := m.Config.baseURLProblem(); problem != "" {
+	if problem := m.Config.BaseURLProblem(); problem != "" {
 		m.Logger.Warn("base_url is " + problem)
 	}
 }

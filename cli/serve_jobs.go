@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/robfig/cron/v3"
 
+	"github.com/recur-journal/recur/backup"
 	"github.com/recur-journal/recur/pipeline"
 )
 
@@ -32,7 +33,7 @@ func (m *Main) jobs() []job {
 		}},
 	}
 	if b := m.ops.backups; b != nil {
-		list = append(list, job{name: "backup", schedule: b.schedule(), run: b.run})
+		list = append(list, job{name: "backup", schedule: b.Schedule(), run: b.Run})
 	}
 	return list
 }
@@ -83,4 +84,22 @@ type cronLogger struct{ l *slog.Logger }
 func (c cronLogger) Info(msg string, kv ...any) { c.l.Debug(msg, kv...) }
 func (c cronLogger) Error(err error, msg string, kv ...any) {
 	c.l.Error(msg, append(kv, "error", err)...)
+}
+
+// newScheduledBackups returns the backup job, or nil when [backup] dir is
+// empty.
+func (m *Main) newScheduledBackups() *backup.Scheduled {
+	cfg := m.Config.Backup
+	if cfg.Dir == "" {
+		return nil
+	}
+	o := backup.Options{Dir: cfg.Dir, Interval: cfg.Interval.Duration, Keep: cfg.Keep, DataDir: m.Config.Storage.DataDir,
+		Store: m.store, Logger: m.Logger.With("part", "backup")}
+	if cfg.AgeRecipient != "" {
+		o.Recipient, _ = backup.ParseRecipient(cfg.AgeRecipient) // checked by Validate
+	}
+	if m.ops.metrics != nil {
+		o.Observe = m.ops.metrics.ObserveBackup
+	}
+	return backup.NewScheduled(o)
 }

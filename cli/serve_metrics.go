@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"cmp"
@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/recur-journal/recur/backup"
 	"github.com/recur-journal/recur/metrics"
 	"github.com/recur-journal/recur/pipeline"
 	"github.com/recur-journal/recur/server/mail"
@@ -41,13 +42,13 @@ type opsParts struct {
 	metricsHTTP *http.Server
 	metricsLn   net.Listener
 	metricsCh   chan error
-	backups     *scheduledBackups
+	backups     *backup.Scheduled
 }
 
 // newMetrics makes the metrics of a serving Main: the collectors, counting
 // from the database at scrape time.
 func (m *Main) newMetrics() {
-	b := readBuild()
+	b := m.readBuild()
 	m.ops.metrics = metrics.New(metrics.Options{Captures: m.store, Logger: m.Logger.With("part", "metrics"),
 		Build: metrics.Build{Version: b.Version, Commit: b.Commit, GoVersion: cmp.Or(b.GoVersion, runtime.Version())}})
 }

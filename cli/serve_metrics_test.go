@@ -1,8 +1,9 @@
-package main
+package cli
 
 import (
 	"context"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,7 +14,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recur-journal/recur/backup"
+	"github.com/recur-journal/recur/internal/secretkey"
+	"github.com/recur-journal/recur/internal/wait"
 	"github.com/recur-journal/recur/metrics"
+	"github.com/recur-journal/recur/migrations"
+	"github.com/recur-journal/recur/store"
 )
 
 // scrape is one answer of GET /metrics: each series ("name{labels}") with
@@ -75,10 +81,10 @@ func TestMetricsEndpoint(t *testing.T) {
 	m, fake, base := startServer(t, dir, "RECUR_METRICS_ADDR=127.0.0.1:0")
 	root := strings.TrimSuffix(base, "/api")
 	client, capture := analysedCapture(t, dir, base)
-	if status, _ := client.do("GET", "/captures/"+capture["id"].(string), ""); status != 200 {
+	if status, _ := client.Do("GET", "/captures/"+capture["id"].(string), ""); status != 200 {
 		t.Fatalf("GET the capture = %d", status)
 	}
-	if status, _ := client.do("POST", "/magic-links/mails", `{"email":"me@example.com"}`); status != 204 {
+	if status, _ := client.Do("POST", "/magic-links/mails", `{"email":"me@example.com"}`); status != 204 {
 		t.Fatalf("POST /magic-links/mails = %d", status)
 	}
 	reader, _, err := run(t, dir, "", "token", "create", "me@example.com", "--scopes", "metrics:read")
@@ -91,7 +97,7 @@ func TestMetricsEndpoint(t *testing.T) {
 	var res *http.Response
 	var got scrape
 	var body string
-	poll(5*time.Second, func() bool {
+	wait.Poll(5*time.Second, func() bool {
 		res, got, body = getMetrics(t, http.DefaultClient, root+"/metrics", reader)
 		sent, _ := got.sum("recur_mail_sent_total")
 		return sent >= 1
@@ -126,7 +132,7 @@ func TestMetricsEndpoint(t *testing.T) {
 		{family: "recur_mail_sent_total", want: 1},
 		{family: "recur_mail_failed_total", want: 0},
 		{family: "go_goroutines", want: -1, min: 1},
-		{family: "recur_build_info", labels: []string{`version="` + version + `"`, `goversion="go`}, want: 1},
+		{family: "recur_build_info", labels: []string{`version="` + NewMain().readBuild().Version + `"`, `goversion="go`}, want: 1},
 	} {
 		v, ok := got.sum(c.family, c.labels...)
 		switch {
@@ -172,7 +178,7 @@ func TestMetricsEndpoint(t *testing.T) {
 			t.Fatal(err)
 		}
 		session := signIn(t, base, "other@example.com", "a long password")
-		if res, _, body := getMetrics(t, session.http, root+"/metrics", ""); res.StatusCode != 403 || !strings.Contains(body, "recur token create") {
+		if res, _, body := getMetrics(t, session.HTTP, root+"/metrics", ""); res.StatusCode != 403 || !strings.Contains(body, "recur token create") {
 			t.Errorf("GET /metrics on a session = %d %s, want 403 saying how the owner reads them", res.StatusCode, body)
 		}
 	})
@@ -204,19 +210,29 @@ func TestMetricsEndpoint(t *testing.T) {
 // and size, and a restarted server reads the newest archive already there.
 func TestBackupMetrics(t *testing.T) {
 	now := time.Date(2026, 3, 1, 3, 0, 0, 0, time.UTC)
-	b := backupsOver(t, 2, &now)
-	m := metrics.New(metrics.Options{})
-	b.observe = m.ObserveBackup
-	clock := now
-	b.now = func() time.Time { clock = clock.Add(2 * time.Second); return clock } // each reading 2s on
-	if err := b.run(context.Background()); err != nil {
+	data := migratedDir(t, t.TempDir())
+	if _, err := secretkey.Load(data); err != nil {
 		t.Fatal(err)
 	}
-	names, _ := b.archives()
+	s, err := store.Open(store.Options{Path: filepath.Join(data, "recur.db"), Migrations: migrations.FS})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	m := metrics.New(metrics.Options{})
+	clock := now
+	o := backup.Options{Dir: filepath.Join(t.TempDir(), "backups"), Interval: 24 * time.Hour, Keep: 2, DataDir: data, Store: s,
+		Logger: slog.New(slog.DiscardHandler), Observe: m.ObserveBackup,
+		Now: func() time.Time { clock = clock.Add(2 * time.Second); return clock }} // each reading 2s on
+	b := backup.NewScheduled(o)
+	if err := b.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	names, _ := filepath.Glob(filepath.Join(o.Dir, "recur-backup-*"))
 	if len(names) != 1 {
 		t.Fatalf("the run wrote %v, want one archive", names)
 	}
-	st, err := os.Stat(filepath.Join(b.cfg.Dir, names[0]))
+	st, err := os.Stat(names[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,11 +248,16 @@ func TestBackupMetrics(t *testing.T) {
 		t.Errorf("last backup's size = %v, want the archive's %d bytes", size, st.Size())
 	}
 
+	// A restarted server makes the job anew, which reads the newest archive.
 	restarted := metrics.New(metrics.Options{})
-	b.observe = restarted.ObserveBackup
-	b.observeNewest()
+	o.Observe = restarted.ObserveBackup
+	backup.NewScheduled(o)
 	again := scrapeOf(t, restarted)
-	named, _ := time.Parse(backupTimeLayout, backupName.FindStringSubmatch(names[0])[1])
+	stamp := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(names[0]), "recur-backup-"), ".tar.gz")
+	named, err := time.Parse("20060102T150405.000Z", stamp)
+	if err != nil {
+		t.Fatalf("the archive's name %s holds no time: %v", names[0], err)
+	}
 	if again["recur_backup_last_success_timestamp_seconds"] != float64(named.Unix()) ||
 		again["recur_backup_last_size_bytes"] != float64(st.Size()) {
 		t.Errorf("after a restart the metrics read %v, want the newest archive's time and size", again)

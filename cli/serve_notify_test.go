@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/recur-journal/recur/internal/wait"
 )
 
 // systemdSocket plays systemd's side of the notify protocol: a datagram
@@ -143,7 +145,7 @@ func TestNotifier(t *testing.T) {
 				return nil
 			}, func(error) { failures.Add(1) })
 		}()
-		eventually(t, 10*time.Second, "3 failed checks reported", func() bool { return failures.Load() >= 3 },
+		wait.Eventually(t, 10*time.Second, "3 failed checks reported", func() bool { return failures.Load() >= 3 },
 			func() string { return fmt.Sprintf("%d checks and %d failures", checks.Load(), failures.Load()) })
 		if got := sock.next(0); got != "" {
 			t.Fatalf("with the database failing, systemd was told %q", got)

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -16,6 +16,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/recur-journal/recur/internal/smtptest"
+	"github.com/recur-journal/recur/internal/wait"
 )
 
 // logBuffer keeps what the server logs, for a test to read while it runs.
@@ -41,7 +44,7 @@ func (b *logBuffer) String() string {
 func awaitLine(t *testing.T, log fmt.Stringer, from int, parts ...string) string {
 	t.Helper()
 	var found string
-	eventually(t, 5*time.Second, fmt.Sprintf("a log line with %q", parts), func() bool {
+	wait.Eventually(t, 5*time.Second, fmt.Sprintf("a log line with %q", parts), func() bool {
 		for line := range strings.SplitSeq(log.String()[from:], "\n") {
 			if !slices.ContainsFunc(parts, func(p string) bool { return !strings.Contains(line, p) }) {
 				found = line
@@ -129,9 +132,9 @@ func TestReload(t *testing.T) {
 	if _, _, err := run(t, dir, "", "user", "add", "me@example.com"); err != nil {
 		t.Fatal(err)
 	}
-	first, second := newLinkCatcher(t), newLinkCatcher(t)
+	first, second := smtptest.Start(t), smtptest.Start(t)
 	path := filepath.Join(t.TempDir(), "recur.toml")
-	mailConfig(t, path, first.addr, "warn", "text", "")
+	mailConfig(t, path, first.Addr, "warn", "text", "")
 
 	m, logs := serveConfigured(t, dir, path)
 	hup := make(chan os.Signal)
@@ -153,12 +156,12 @@ func TestReload(t *testing.T) {
 		}
 	}
 	askMail()
-	first.code(t, 0)
+	first.Code(t, 0)
 	if strings.Contains(logs.String(), "mail sent") {
 		t.Errorf("an info line was logged at level warn:\n%s", logs)
 	}
 
-	mailConfig(t, path, second.addr, "debug", "json", "[auth]\nsignup = true\n")
+	mailConfig(t, path, second.Addr, "debug", "json", "[auth]\nsignup = true\n")
 	mark := len(logs.String())
 	hup <- syscall.SIGHUP
 	awaitLine(t, logs, mark, `"msg":"configuration reloaded"`, `"changed":"mail.smtp_port, log.level, log.format"`)
@@ -167,10 +170,10 @@ func TestReload(t *testing.T) {
 		t.Error("the log is not at level debug after the reload")
 	}
 	askMail()
-	second.code(t, 0)
+	second.Code(t, 0)
 	// The mail queue's logger was made at start; it writes JSON now.
 	awaitLine(t, logs, mark, `"msg":"mail sent"`, `"part":"mail"`, `"to":"me@example.com"`)
-	if _, codes := first.mailCount(); codes != 1 {
+	if _, codes := first.Counts(); codes != 1 {
 		t.Errorf("the first SMTP server got %d codes, want 1: the mail after the reload went to the old port", codes)
 	}
 
@@ -181,7 +184,7 @@ func TestReload(t *testing.T) {
 	hup <- syscall.SIGHUP
 	awaitLine(t, logs, mark, `"level":"ERROR"`, `"msg":"configuration not reloaded; the running one stays"`, "recur.toml line 2")
 	askMail()
-	second.code(t, 1)
+	second.Code(t, 1)
 	if res, err := http.Get(base + "/health-check"); err != nil || res.StatusCode != 200 {
 		t.Fatalf("health check after a failed reload: %v %v", res, err)
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"io"
@@ -7,6 +7,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/recur-journal/recur/internal/apitest"
+	"github.com/recur-journal/recur/internal/smtptest"
 )
 
 // TestSubPath serves Recur under base_url's path, as a proxy that keeps
@@ -15,9 +18,9 @@ import (
 // prefix, and the sign-in mail, sent through a real SMTP server, links
 // under it too, to a link that signs in.
 func TestSubPath(t *testing.T) {
-	lc := newLinkCatcher(t)
-	host, port, _ := net.SplitHostPort(lc.addr)
-	addr := freeAddr(t)
+	lc := smtptest.Start(t)
+	host, port, _ := net.SplitHostPort(lc.Addr)
+	addr := apitest.FreeAddr(t)
 	root := "http://" + addr + "/journal"
 	dir := t.TempDir()
 	startServer(t, dir, "RECUR_SERVER_ADDR="+addr, "RECUR_SERVER_BASE_URL="+root+"/",
@@ -66,7 +69,7 @@ func TestSubPath(t *testing.T) {
 		if res.StatusCode != 204 {
 			t.Fatalf("POST magic-links/mails = %d", res.StatusCode)
 		}
-		link := lc.link(t)
+		link := lc.Link(t)
 		if !strings.HasPrefix(link, root+"/api/magic-links/login?") {
 			t.Fatalf("mailed link %s, want one under %s/api", link, root)
 		}

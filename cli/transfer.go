@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/recur-journal/recur/importer"
+	"github.com/recur-journal/recur/internal/bytesize"
 	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/pipeline"
 	"github.com/recur-journal/recur/pipeline/detect"
@@ -254,7 +255,7 @@ func (m *Main) exportJournal(ctx context.Context, email, output, format string) 
 		return err
 	}
 	defer os.Remove(f.Name())
-	n := &countingWriter{w: f}
+	n := &bytesize.Counter{W: f}
 	if err := export(ctx, u.ID, n); err != nil {
 		f.Close()
 		return err
@@ -265,29 +266,8 @@ func (m *Main) exportJournal(ctx context.Context, email, output, format string) 
 	if err := os.Rename(f.Name(), output); err != nil {
 		return err
 	}
-	fmt.Fprintf(m.Stderr, "Wrote %s (%s). Bring it back with: recur import %s --user EMAIL\n", output, byteSize(n.n), output)
+	fmt.Fprintf(m.Stderr, "Wrote %s (%s). Bring it back with: recur import %s --user EMAIL\n", output, bytesize.Format(n.N), output)
 	return nil
-}
-
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
-}
-
-func byteSize(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 func plural(n int, one, many string) string {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -31,11 +31,11 @@ func migratedDir(t *testing.T, dir string) string {
 func signIn(t *testing.T, base, email, password string) apiClient {
 	t.Helper()
 	jar, _ := cookiejar.New(nil)
-	c := apiClient{t: t, base: base, http: &http.Client{Jar: jar}}
-	if status, body := c.do("POST", "/login", `{"email":"`+email+`","password":"`+password+`"}`); status != 200 && status != 204 {
+	c := apiClient{T: t, Base: base, HTTP: &http.Client{Jar: jar}}
+	if status, body := c.Do("POST", "/login", `{"email":"`+email+`","password":"`+password+`"}`); status != 200 && status != 204 {
 		t.Fatalf("sign in as %s: %d %v", email, status, body)
 	}
-	if status, _ := c.do("GET", "/users/me", ""); status != 200 {
+	if status, _ := c.Do("GET", "/users/me", ""); status != 200 {
 		t.Fatalf("the session of %s answers %d", email, status)
 	}
 	return c
@@ -128,13 +128,13 @@ func TestUserDelete(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		api := apiClient{t: t, base: base, token: strings.TrimSpace(token)}
+		api := apiClient{T: t, Base: base, Token: strings.TrimSpace(token)}
 		for _, c := range []struct{ method, path, body string }{
 			{"POST", "/apps", `{"name":"Phone","scopes":["captures:write"]}`},
 			{"POST", "/feedback", `{"feedback":"Lovely."}`},
 			{"PUT", "/settings/me/timezone", `{"value":"Europe/Lisbon"}`},
 		} {
-			if status, body := api.do(c.method, c.path, c.body); status >= 300 {
+			if status, body := api.Do(c.method, c.path, c.body); status >= 300 {
 				t.Fatalf("%s %s: %d %v", c.method, c.path, status, body)
 			}
 		}
@@ -147,7 +147,7 @@ func TestUserDelete(t *testing.T) {
 	if _, _, err := runEnv(t, env, "", "user", "delete", "gone@example.com"); err == nil || !strings.Contains(err.Error(), "--yes") {
 		t.Fatalf("delete without --yes away from a terminal: %v, want a refusal naming --yes", err)
 	}
-	if status, _ := goneToken.do("GET", "/users/me", ""); status != 200 {
+	if status, _ := goneToken.Do("GET", "/users/me", ""); status != 200 {
 		t.Fatalf("a refused delete removed the account: %d", status)
 	}
 
@@ -161,11 +161,11 @@ func TestUserDelete(t *testing.T) {
 		}
 	}
 	for name, c := range map[string]apiClient{"token": goneToken, "session": goneSession} {
-		if status, _ := c.do("GET", "/users/me", ""); status != 401 {
+		if status, _ := c.Do("GET", "/users/me", ""); status != 401 {
 			t.Errorf("the deleted user's %s answers %d, want 401", name, status)
 		}
 	}
-	if status, _ := keptSession.do("GET", "/users/me", ""); status != 200 {
+	if status, _ := keptSession.Do("GET", "/users/me", ""); status != 200 {
 		t.Errorf("the other user's session answers %d after the delete", status)
 	}
 	if after := tableCounts(t, filepath.Join(dir, "recur.db")); !reflect.DeepEqual(after, before) {
@@ -189,8 +189,8 @@ func TestUserListAndSetPassword(t *testing.T) {
 		t.Fatal(err)
 	}
 	token, _, _ := run(t, dir, "", "token", "create", "ana@example.com")
-	api := apiClient{t: t, base: base, token: strings.TrimSpace(token)}
-	if status, body := api.do("POST", "/captures", `{"text":"A walk by the river."}`); status != 201 {
+	api := apiClient{T: t, Base: base, Token: strings.TrimSpace(token)}
+	if status, body := api.Do("POST", "/captures", `{"text":"A walk by the river."}`); status != 201 {
 		t.Fatalf("POST /captures: %d %v", status, body)
 	}
 
@@ -228,22 +228,22 @@ func TestUserListAndSetPassword(t *testing.T) {
 		if _, _, err := run(t, dir, "short\n", "user", "set-password", "ana@example.com"); err == nil || !strings.Contains(err.Error(), "at least 8") {
 			t.Fatalf("a short password: %v", err)
 		}
-		if status, _ := browser.do("GET", "/users/me", ""); status != 200 {
+		if status, _ := browser.Do("GET", "/users/me", ""); status != 200 {
 			t.Fatalf("a refused password change signed the browser out: %d", status)
 		}
 		out, _, err := run(t, dir, "second password\n", "user", "set-password", "ana@example.com")
 		if err != nil || !strings.Contains(out, "signed them out of 1 browser session") {
 			t.Fatalf("set-password said %q, %v", out, err)
 		}
-		if status, _ := browser.do("GET", "/users/me", ""); status != 401 {
+		if status, _ := browser.Do("GET", "/users/me", ""); status != 401 {
 			t.Errorf("the browser signed in before answers %d, want 401", status)
 		}
-		if status, _ := api.do("GET", "/users/me", ""); status != 200 {
+		if status, _ := api.Do("GET", "/users/me", ""); status != 200 {
 			t.Errorf("the token answers %d after a password change, want 200", status)
 		}
 		jar, _ := cookiejar.New(nil)
-		old := apiClient{t: t, base: base, http: &http.Client{Jar: jar}}
-		if status, _ := old.do("POST", "/login", `{"email":"ana@example.com","password":"first password"}`); status < 400 {
+		old := apiClient{T: t, Base: base, HTTP: &http.Client{Jar: jar}}
+		if status, _ := old.Do("POST", "/login", `{"email":"ana@example.com","password":"first password"}`); status < 400 {
 			t.Errorf("the old password still signs in: %d", status)
 		}
 		signIn(t, base, "ana@example.com", "second password")
@@ -263,9 +263,9 @@ func TestTokenListAndRevoke(t *testing.T) {
 	plain, _, _ := run(t, dir, "", "token", "create", "ana@example.com", "--name", "laptop", "--scopes", "captures:read", "--expires", "24h")
 	plain = strings.TrimSpace(plain)
 	bens, _, _ := run(t, dir, "", "token", "create", "ben@example.com", "--name", "bens")
-	api := apiClient{t: t, base: base, token: plain}
+	api := apiClient{T: t, Base: base, Token: plain}
 	full, _, _ := run(t, dir, "", "token", "create", "ana@example.com", "--name", "script")
-	if status, body := (apiClient{t: t, base: base, token: strings.TrimSpace(full)}).do("POST", "/apps", `{"name":"Phone"}`); status != 201 {
+	if status, body := (apiClient{T: t, Base: base, Token: strings.TrimSpace(full)}).Do("POST", "/apps", `{"name":"Phone"}`); status != 201 {
 		t.Fatalf("POST /apps: %d %v", status, body)
 	}
 	id, secret, _ := strings.Cut(plain, "|")
@@ -297,10 +297,10 @@ func TestTokenListAndRevoke(t *testing.T) {
 	if err != nil || !strings.Contains(out, "laptop") || !strings.Contains(out, "ana@example.com") {
 		t.Fatalf("revoke said %q, %v", out, err)
 	}
-	if status, _ := api.do("GET", "/captures", ""); status != 401 {
+	if status, _ := api.Do("GET", "/captures", ""); status != 401 {
 		t.Errorf("the revoked token answers %d, want 401", status)
 	}
-	if status, _ := (apiClient{t: t, base: base, token: strings.TrimSpace(bens)}).do("GET", "/users/me", ""); status != 200 {
+	if status, _ := (apiClient{T: t, Base: base, Token: strings.TrimSpace(bens)}).Do("GET", "/users/me", ""); status != 200 {
 		t.Errorf("another token answers %d after the revoke", status)
 	}
 	if out, _, _ := run(t, dir, "", "token", "list", "ana@example.com"); strings.Contains(out, "laptop") {
@@ -326,7 +326,7 @@ func TestFeedbackList(t *testing.T) {
 		token, _, _ := run(t, dir, "", "token", "create", email)
 		b, _ := json.Marshal(map[string]string{"feedback": text})
 		body := string(b)
-		if status, got := (apiClient{t: t, base: base, token: strings.TrimSpace(token)}).do("POST", "/feedback", body); status >= 300 {
+		if status, got := (apiClient{T: t, Base: base, Token: strings.TrimSpace(token)}).Do("POST", "/feedback", body); status >= 300 {
 			t.Fatalf("POST /feedback: %d %v", status, got)
 		}
 	}

@@ -1,20 +1,10 @@
-package main
+package cli
 
 import (
 	"fmt"
 	"io"
 	"runtime/debug"
 )
-
-// version and commit may be set when linking, as release builds and the
-// image do (-ldflags "-X main.version=v1.0.0 -X main.commit=<hash>"): such a
-// build has no git checkout for the Go toolchain to read. Left empty, they
-// come from what the toolchain stamped: a tag such as v1.0.0, or a
-// pseudo-version naming the commit, or "dev" when the build carries none
-// (go run, tests).
-var version, commit string
-
-func init() { version = readBuild().Version }
 
 // build is what the Go toolchain recorded about this binary.
 type build struct {
@@ -25,14 +15,15 @@ type build struct {
 	GoVersion string
 }
 
-// readBuild reads the build information embedded in the binary. Builds
+// readBuild reads the build information embedded in the binary, with the
+// version and commit set when linking (m.Version, m.Commit) over it. Builds
 // from a git checkout (go build, go install) carry the commit and its time.
-func readBuild() build {
+func (m *Main) readBuild() build {
 	b := build{Version: "dev"}
 	if info, ok := debug.ReadBuildInfo(); ok {
 		b = buildFrom(info)
 	}
-	return b.linked(version, commit)
+	return b.linked(m.Version, m.Commit)
 }
 
 // linked is b with the version and commit set when linking, where set.

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"context"
@@ -11,42 +11,9 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/pquerna/otp/totp"
 
+	"github.com/recur-journal/recur/internal/wait"
 	"github.com/recur-journal/recur/store/storetest"
 )
-
-// mailCount returns how many sign-in links and codes were mailed so far.
-func (lc *linkCatcher) mailCount() (links, codes int) {
-	lc.mu.Lock()
-	defer lc.mu.Unlock()
-	return len(lc.links), len(lc.codes)
-}
-
-// code waits, boundedly, for the mailed code after the first n and returns it.
-func (lc *linkCatcher) code(t *testing.T, n int) string {
-	t.Helper()
-	return lc.await(t, &lc.codes, n, "code")
-}
-
-// nextLink waits, boundedly, for the mailed link after the first n.
-func (lc *linkCatcher) nextLink(t *testing.T, n int) string {
-	t.Helper()
-	return lc.await(t, &lc.links, n, "sign-in link")
-}
-
-// await waits, boundedly, until list holds more than n and returns item n.
-func (lc *linkCatcher) await(t *testing.T, list *[]string, n int, what string) string {
-	t.Helper()
-	var item string
-	eventually(t, 5*time.Second, "a mailed "+what, func() bool {
-		lc.mu.Lock()
-		defer lc.mu.Unlock()
-		if len(*list) > n {
-			item = (*list)[n]
-		}
-		return item != ""
-	}, lc.seen)
-	return item
-}
 
 // pressAndLoad presses sel and waits, boundedly, until the page the press
 // led to has loaded.
@@ -54,7 +21,7 @@ func pressAndLoad(t *testing.T, ctx context.Context, sel string) {
 	t.Helper()
 	stayOnPage(t, ctx)
 	press(t, ctx, sel)
-	eventually(t, 10*time.Second, "a new page after pressing "+sel, func() bool {
+	wait.Eventually(t, 10*time.Second, "a new page after pressing "+sel, func() bool {
 		var loaded bool
 		err := chromedp.Run(ctx, chromedp.Evaluate(`window.sameLoad !== true && document.readyState === "complete" && !!document.querySelector("main")`, &loaded))
 		return err == nil && loaded
@@ -90,9 +57,9 @@ func securityAction(t *testing.T, ctx context.Context, mails *linkCatcher, sel s
 	if !has(t, ctx, `#confirm`) {
 		return false
 	}
-	_, codes := mails.mailCount()
+	_, codes := mails.Counts()
 	pressAndLoad(t, ctx, `form[action="/settings/security/confirm/code"] button`)
-	fill(t, ctx, `#confirm-code`, mails.code(t, codes))
+	fill(t, ctx, `#confirm-code`, mails.Code(t, codes))
 	pressAndLoad(t, ctx, `#confirm form:has(#confirm-code) button`)
 	if has(t, ctx, `#confirm`) || !has(t, ctx, `[role=status]`) {
 		t.Fatalf("%s: the mailed code did not confirm the session", location(ctx))
@@ -132,7 +99,7 @@ func setPassword(t *testing.T, ctx context.Context, mails *linkCatcher, password
 // the screenshots of the page saying the link is on its way, if any.
 func signInByLink(t *testing.T, ctx context.Context, base string, mails *linkCatcher, email, shot string) {
 	t.Helper()
-	links, _ := mails.mailCount()
+	links, _ := mails.Counts()
 	if err := chromedp.Run(ctx, chromedp.Navigate(base+"/"), chromedp.WaitVisible(`form[data-testid=link]`)); err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +111,7 @@ func signInByLink(t *testing.T, ctx context.Context, base string, mails *linkCat
 	if shot != "" {
 		screenshots(t, ctx, shot)
 	}
-	if err := chromedp.Run(ctx, chromedp.Navigate(mails.nextLink(t, links)), chromedp.WaitVisible(`form[data-testid=write]`)); err != nil {
+	if err := chromedp.Run(ctx, chromedp.Navigate(mails.NextLink(t, links)), chromedp.WaitVisible(`form[data-testid=write]`)); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -221,7 +188,7 @@ func TestBrowserSignIn(t *testing.T) {
 	signOut(t, ctx)
 
 	t.Run("Code", func(t *testing.T) {
-		_, codes := mails.mailCount()
+		_, codes := mails.Counts()
 		press(t, ctx, `details:has(form[data-testid=ask-code]) summary`)
 		fill(t, ctx, `#code-email`, email)
 		pressAndLoad(t, ctx, `form[data-testid=ask-code] button`)
@@ -235,7 +202,7 @@ func TestBrowserSignIn(t *testing.T) {
 		if !has(t, ctx, `form[data-testid=code]`) || !has(t, ctx, `#form-error`) {
 			t.Fatalf("%s: a wrong code did not stay on the code step with a sentence", location(ctx))
 		}
-		fill(t, ctx, `#code`, mails.code(t, codes))
+		fill(t, ctx, `#code`, mails.Code(t, codes))
 		pressAndLoad(t, ctx, `form[data-testid=code] button`)
 		if !has(t, ctx, `form[data-testid=write]`) {
 			t.Fatalf("%s: the mailed code did not sign in", location(ctx))
@@ -399,12 +366,12 @@ func TestBrowserCredentials(t *testing.T) {
 	const email = "keys@example.com"
 
 	signInByLink(t, ctx, base, mails, email, "")
-	u, err := m.store.FindUserByEmail(context.Background(), email)
+	u, err := m.Store().FindUserByEmail(context.Background(), email)
 	if err != nil {
 		t.Fatal(err)
 	}
-	revoked := storetest.MustCreateToken(t, m.store, u.ID)
-	kept := storetest.MustCreateToken(t, m.store, u.ID)
+	revoked := storetest.MustCreateToken(t, m.Store(), u.ID)
+	kept := storetest.MustCreateToken(t, m.Store(), u.ID)
 	for _, tok := range []string{revoked, kept} {
 		if got := apiStatus(t, base, tok); got != http.StatusOK {
 			t.Fatalf("a new token answers %d, want 200", got)
@@ -418,7 +385,7 @@ func TestBrowserCredentials(t *testing.T) {
 		if got := count(t, ctx, `[data-token-id]`); got != 2 {
 			t.Fatalf("%d tokens listed, want 2", got)
 		}
-		tok, _, err := m.store.Authenticate(context.Background(), revoked)
+		tok, _, err := m.Store().Authenticate(context.Background(), revoked)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -486,7 +453,7 @@ func TestBrowserCredentials(t *testing.T) {
 		if got := apiStatus(t, base, kept); got != http.StatusUnauthorized {
 			t.Errorf("the deleted account's token answers %d, want 401", got)
 		}
-		if _, err := m.store.FindUserByEmail(context.Background(), email); err == nil {
+		if _, err := m.Store().FindUserByEmail(context.Background(), email); err == nil {
 			t.Error("the account is still in the store")
 		}
 		if err := chromedp.Run(ctx, chromedp.Navigate(base+"/"), chromedp.WaitReady(`main`)); err != nil {

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"archive/zip"
@@ -18,6 +18,8 @@ import (
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
+	"github.com/recur-journal/recur/cli"
+	"github.com/recur-journal/recur/internal/wait"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -25,7 +27,7 @@ import (
 type browserSession struct {
 	t     *testing.T
 	base  string
-	m     *Main
+	m     *cli.Main
 	mails *linkCatcher
 	ctx   context.Context
 	// consoleErrors is what the browser's console said was wrong so far.
@@ -60,13 +62,11 @@ const runLimit = 60 * time.Second
 // signIn signs in as email by a mailed link, as a new person does.
 func (s *browserSession) signIn(email string) *store.User {
 	s.t.Helper()
-	s.mails.mu.Lock()
-	before := len(s.mails.links)
-	s.mails.mu.Unlock()
+	before, _ := s.mails.Counts()
 	s.run(chromedp.Navigate(s.base+"/"), chromedp.SendKeys(`form[data-testid=link] input[name=email]`, email), chromedp.Submit(`form[data-testid=link] input[name=email]`),
 		chromedp.WaitVisible(`#mail-note`))
-	s.run(chromedp.Navigate(s.mails.await(s.t, &s.mails.links, before, "sign-in link")), chromedp.WaitVisible(`form[data-testid=write]`))
-	u, err := s.m.store.FindUserByEmail(context.Background(), email)
+	s.run(chromedp.Navigate(s.mails.NextLink(s.t, before)), chromedp.WaitVisible(`form[data-testid=write]`))
+	u, err := s.m.Store().FindUserByEmail(context.Background(), email)
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func (s *browserSession) signIn(email string) *store.User {
 // captures returns the texts of u's captures.
 func (s *browserSession) captures(u *store.User) []string {
 	s.t.Helper()
-	list, _, err := s.m.store.ListCaptures(context.Background(), u.ID, store.Page{Page: 1, Limit: 100})
+	list, _, err := s.m.Store().ListCaptures(context.Background(), u.ID, store.Page{Page: 1, Limit: 100})
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestBrowserApp(t *testing.T) {
 func waitFile(t *testing.T, dir, suffix string) string {
 	t.Helper()
 	var names []string
-	eventually(t, 10*time.Second, "a finished download ending in "+suffix, func() bool {
+	wait.Eventually(t, 10*time.Second, "a finished download ending in "+suffix, func() bool {
 		names, _ = filepath.Glob(filepath.Join(dir, "*"+suffix))
 		return len(names) == 1
 	}, func() string {
@@ -317,7 +317,7 @@ func TestBrowserOfflineRefused(t *testing.T) {
 	// Read where it stands now: the list may be drawn again meanwhile (the
 	// page and the worker each try the outbox), replacing the node.
 	var status string
-	eventually(t, 10*time.Second, "the refused entry's sentence", func() bool {
+	wait.Eventually(t, 10*time.Second, "the refused entry's sentence", func() bool {
 		err := chromedp.Run(s.ctx, chromedp.Evaluate(`document.querySelector("[data-status=refused] .status")?.textContent ?? ""`, &status))
 		return err == nil && status != ""
 	}, pageSeen(s.ctx))
@@ -386,7 +386,7 @@ func TestBrowserOfflineWriteTabClosed(t *testing.T) {
 	// the entry claimed for the outbox's 30-second lease: the page is opened
 	// anew every two seconds, for at most forty.
 	opened := time.Time{}
-	eventually(t, 40*time.Second, "the entry written in the closed tab, sent", func() bool {
+	wait.Eventually(t, 40*time.Second, "the entry written in the closed tab, sent", func() bool {
 		if time.Since(opened) >= 2*time.Second {
 			s.run(chromedp.Navigate(s.base + "/"))
 			opened = time.Now()

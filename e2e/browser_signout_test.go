@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"fmt"
@@ -10,6 +10,8 @@ import (
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+
+	"github.com/recur-journal/recur/internal/wait"
 )
 
 // Signing out while the page's request for its event stream is still on
@@ -39,7 +41,7 @@ func TestBrowserSignOutEndsStream(t *testing.T) {
 	waitPaused := func(part string) *fetch.EventRequestPaused {
 		t.Helper()
 		var got *fetch.EventRequestPaused
-		eventually(t, 10*time.Second, "a held request for "+part, func() bool {
+		wait.Eventually(t, 10*time.Second, "a held request for "+part, func() bool {
 			mu.Lock()
 			defer mu.Unlock()
 			for _, p := range paused {
@@ -65,7 +67,7 @@ func TestBrowserSignOutEndsStream(t *testing.T) {
 	if err := chromedp.Run(s.ctx, fetch.ContinueRequest(stream.RequestID)); err != nil {
 		t.Logf("the held stream request is gone already: %v", err)
 	}
-	eventually(t, 10*time.Second, "the stream's request answered or given up", func() bool {
+	wait.Eventually(t, 10*time.Second, "the stream's request answered or given up", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		_, ok := ended[stream.NetworkID]

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"slices"
@@ -9,6 +9,8 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/recur-journal/recur/internal/apitest"
 )
 
 // TestBrowserSubPath runs Recur under base_url https://…/journal, as a
@@ -19,7 +21,7 @@ import (
 // scope and what it caches.
 func TestBrowserSubPath(t *testing.T) {
 	needChromium(t)
-	addr := freeAddr(t)
+	addr := apitest.FreeAddr(t)
 	root := "http://" + addr + "/journal"
 	_, _, _, mails := browserApp(t, &modelGate{}, "RECUR_SERVER_ADDR="+addr, "RECUR_SERVER_BASE_URL="+root+"/")
 	ctx, consoleErrors := newBrowser(t)
@@ -50,7 +52,7 @@ func TestBrowserSubPath(t *testing.T) {
 
 	run(network.Enable(), chromedp.Navigate(root+"/"), chromedp.SendKeys(`input[name=email]`, "new@example.com"),
 		chromedp.Submit(`input[name=email]`), chromedp.WaitVisible(`#mail-note`))
-	link := mails.link(t)
+	link := mails.Link(t)
 	if !strings.HasPrefix(link, root+"/api/") {
 		t.Fatalf("mailed link %s, want one under %s/api/", link, root)
 	}
@@ -117,7 +119,7 @@ func TestBrowserSubPath(t *testing.T) {
 // with its offline page and keeps an entry written then, which arrives
 // once the connection is back.
 func TestBrowserSubPathOffline(t *testing.T) {
-	addr := freeAddr(t)
+	addr := apitest.FreeAddr(t)
 	root := "http://" + addr + "/journal"
 	s := newBrowserSession(t, "RECUR_SERVER_ADDR="+addr, "RECUR_SERVER_BASE_URL="+root+"/")
 	s.base = root

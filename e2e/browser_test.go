@@ -1,16 +1,13 @@
-package main
+package e2e
 
 import (
 	"context"
 	"fmt"
-	"html"
 	"io"
-	"mime/quotedprintable"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,9 +19,12 @@ import (
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
-	"github.com/emersion/go-smtp"
 	"github.com/ollama/ollama/api"
 
+	"github.com/recur-journal/recur/cli"
+	"github.com/recur-journal/recur/internal/apitest"
+	"github.com/recur-journal/recur/internal/smtptest"
+	"github.com/recur-journal/recur/internal/wait"
 	"github.com/recur-journal/recur/pipeline/fakeollama"
 	"github.com/recur-journal/recur/pipeline/scripted"
 	"github.com/recur-journal/recur/store"
@@ -49,90 +49,8 @@ func needChromium(t *testing.T) {
 }
 
 // linkCatcher is an SMTP server on 127.0.0.1 that keeps the sign-in links
-// of the mail it receives.
-type linkCatcher struct {
-	mu    sync.Mutex
-	links []string
-	codes []string // the codes of mail that carries one to type in
-	addr  string
-}
-
-var (
-	signInLink = regexp.MustCompile(`https?://[^\s"<>]+/api/magic-links/login\?[^\s"<>]+`)
-	mailedCode = regexp.MustCompile(`Your code to [^\n]* is:\s+(\S+)`)
-)
-
-func (lc *linkCatcher) NewSession(*smtp.Conn) (smtp.Session, error) { return lc, nil }
-func (lc *linkCatcher) Reset()                                      {}
-func (lc *linkCatcher) Logout() error                               { return nil }
-func (lc *linkCatcher) Mail(string, *smtp.MailOptions) error        { return nil }
-func (lc *linkCatcher) Rcpt(string, *smtp.RcptOptions) error        { return nil }
-func (lc *linkCatcher) Data(r io.Reader) error {
-	// The whole message decoded as quoted-printable: the link's = signs
-	// and line breaks come back, and nothing else matters here.
-	b, err := io.ReadAll(quotedprintable.NewReader(r))
-	if err != nil {
-		return err
-	}
-	if l := signInLink.FindString(string(b)); l != "" {
-		lc.mu.Lock()
-		lc.links = append(lc.links, html.UnescapeString(l))
-		lc.mu.Unlock()
-	}
-	if c := mailedCode.FindStringSubmatch(string(b)); c != nil {
-		lc.mu.Lock()
-		lc.codes = append(lc.codes, c[1])
-		lc.mu.Unlock()
-	}
-	return nil
-}
-
-// link waits, boundedly, for a mailed sign-in link.
-func (lc *linkCatcher) link(t *testing.T) string {
-	t.Helper()
-	var link string
-	eventually(t, 5*time.Second, "a sign-in mail", func() bool {
-		lc.mu.Lock()
-		defer lc.mu.Unlock()
-		if n := len(lc.links); n > 0 {
-			link = lc.links[n-1]
-		}
-		return link != ""
-	}, lc.seen)
-	return link
-}
-
-// seen says what mail came, for a test that gives up waiting.
-func (lc *linkCatcher) seen() string {
-	lc.mu.Lock()
-	defer lc.mu.Unlock()
-	return fmt.Sprintf("links mailed: %q\ncodes mailed: %q", lc.links, lc.codes)
-}
-
-func newLinkCatcher(t *testing.T) *linkCatcher {
-	lc := &linkCatcher{}
-	srv := smtp.NewServer(lc)
-	srv.Domain, srv.AllowInsecureAuth = "localhost", true
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lc.addr = ln.Addr().String()
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
-	return lc
-}
-
-// freeAddr returns a loopback address with a port nothing listens on, so
-// the server's base_url (used in mailed links) can name it.
-func freeAddr(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
+// and codes of the mail it receives.
+type linkCatcher = smtptest.Server
 
 // modelGate holds the fake model's answers while it is shut, so that a
 // test sees entries wait and then watches them being read. A held answer
@@ -179,7 +97,7 @@ func (g *modelGate) wait() {
 // through gate, and the link catcher as its SMTP server, and returns the
 // base URL and the running Main. env is added to the server's environment,
 // after (and so over) its own.
-func browserApp(t *testing.T, gate *modelGate, env ...string) (string, *Main, *fakeollama.Server, *linkCatcher) {
+func browserApp(t *testing.T, gate *modelGate, env ...string) (string, *cli.Main, *fakeollama.Server, *linkCatcher) {
 	lex, err := scripted.Load("pipeline/testdata/lexicon.json")
 	if err != nil {
 		t.Fatal(err)
@@ -189,10 +107,10 @@ func browserApp(t *testing.T, gate *modelGate, env ...string) (string, *Main, *f
 		gate.wait()
 		return fakeollama.Reply{Content: lex.Answer(req)}
 	})
-	lc := newLinkCatcher(t)
-	host, port, _ := net.SplitHostPort(lc.addr)
-	addr := freeAddr(t)
-	m := NewMain()
+	lc := smtptest.Start(t)
+	host, port, _ := net.SplitHostPort(lc.Addr)
+	addr := apitest.FreeAddr(t)
+	m := cli.NewMain()
 	m.Stdout, m.Stderr = io.Discard, io.Discard
 	m.Env = []string{"RECUR_STORAGE_DATA_DIR=" + t.TempDir(), "RECUR_SERVER_ADDR=" + addr, "RECUR_OLLAMA_URL=" + fake.URL(),
 		"RECUR_MAIL_SMTP_HOST=" + host, "RECUR_MAIL_SMTP_PORT=" + port, "RECUR_MAIL_TLS=none", "RECUR_AUTH_SIGNUP=true"}
@@ -218,7 +136,7 @@ func newBrowser(t *testing.T) (context.Context, func() []string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		if !poll(5*time.Second, func() bool { err = os.RemoveAll(profile); return err == nil }) {
+		if !wait.Poll(5*time.Second, func() bool { err = os.RemoveAll(profile); return err == nil }) {
 			t.Logf("chromium profile %s left behind: %v", profile, err)
 		}
 	})
@@ -274,7 +192,7 @@ func count(t *testing.T, ctx context.Context, sel string) int {
 // waitFor reloads path, boundedly, until sel matches at least n elements.
 func waitFor(t *testing.T, ctx context.Context, url, sel string, n int) {
 	t.Helper()
-	eventually(t, 20*time.Second, fmt.Sprintf("%s: at least %d of %s", url, n, sel), func() bool {
+	wait.Eventually(t, 20*time.Second, fmt.Sprintf("%s: at least %d of %s", url, n, sel), func() bool {
 		if err := chromedp.Run(ctx, chromedp.Navigate(url)); err != nil {
 			t.Fatal(err)
 		}
@@ -286,7 +204,7 @@ func waitFor(t *testing.T, ctx context.Context, url, sel string, n int) {
 // elements: a form sent has brought its answer.
 func waitCount(t *testing.T, ctx context.Context, sel string, n int) {
 	t.Helper()
-	eventually(t, 10*time.Second, fmt.Sprintf("%d of %s", n, sel), func() bool {
+	wait.Eventually(t, 10*time.Second, fmt.Sprintf("%d of %s", n, sel), func() bool {
 		var got int
 		err := chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(`document.readyState === "complete" && document.querySelector("main") ? document.querySelectorAll(%q).length : -1`, sel), &got))
 		return err == nil && got == n
@@ -306,7 +224,7 @@ func stayOnPage(t *testing.T, ctx context.Context) {
 // change must come live, from the server's events.
 func waitLive(t *testing.T, ctx context.Context, sel string, n int) {
 	t.Helper()
-	eventually(t, 10*time.Second, fmt.Sprintf("%d of %s without reloading", n, sel), func() bool {
+	wait.Eventually(t, 10*time.Second, fmt.Sprintf("%d of %s without reloading", n, sel), func() bool {
 		got := 0
 		if err := chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(`window.sameLoad === true ? document.querySelectorAll(%q).length : -1`, sel), &got)); err != nil {
 			t.Fatal(err)
@@ -393,7 +311,7 @@ func TestBrowser(t *testing.T) {
 	run(chromedp.Navigate(base+"/"), chromedp.SendKeys(`input[name=email]`, "new@example.com"), chromedp.Submit(`input[name=email]`),
 		chromedp.WaitVisible(`#mail-note`))
 	screenshots(t, ctx, "signin")
-	run(chromedp.Navigate(mails.link(t)), chromedp.WaitVisible(`form[data-testid=write]`))
+	run(chromedp.Navigate(mails.Link(t)), chromedp.WaitVisible(`form[data-testid=write]`))
 	screenshots(t, ctx, "journal-empty")
 	run(chromedp.Navigate(base+"/patterns"), chromedp.WaitReady(`main`))
 	screenshots(t, ctx, "patterns-empty")
@@ -401,7 +319,7 @@ func TestBrowser(t *testing.T) {
 	// The model holds its answers until all three are written, so that
 	// each entry is seen waiting and then turning processed live.
 	gate.hold()
-	today := m.store.Now()
+	today := m.Store().Now()
 	for i, d := range []int{2, 1, 0} {
 		run(chromedp.Navigate(base+"/"), chromedp.WaitVisible(`textarea[name=text]`),
 			chromedp.SendKeys(`textarea[name=text]`, "My boss criticised my report. I felt anxious and skipped lunch."))
@@ -434,16 +352,16 @@ func TestBrowser(t *testing.T) {
 	// wins. Two entries get a later processing; then the first gets an
 	// older queued, which must not win; the third one's event, sent last,
 	// shows when the others have been handled.
-	u, err := m.store.FindUserByEmail(context.Background(), "new@example.com")
+	u, err := m.Store().FindUserByEmail(context.Background(), "new@example.com")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var listed []string
 	run(chromedp.Evaluate(`[...document.querySelectorAll("li[data-capture-id]")].map(e => e.dataset.captureId)`, &listed))
-	later := m.store.Now().Add(time.Hour).UTC()
-	m.events.CaptureChanged(&store.Capture{ID: listed[0], UserID: u.ID, Status: store.StatusProcessing, UpdatedAt: later})
-	m.events.CaptureChanged(&store.Capture{ID: listed[0], UserID: u.ID, Status: store.StatusQueued, UpdatedAt: later.Add(-time.Minute)})
-	m.events.CaptureChanged(&store.Capture{ID: listed[2], UserID: u.ID, Status: store.StatusProcessing, UpdatedAt: later})
+	later := m.Store().Now().Add(time.Hour).UTC()
+	m.Events().CaptureChanged(&store.Capture{ID: listed[0], UserID: u.ID, Status: store.StatusProcessing, UpdatedAt: later})
+	m.Events().CaptureChanged(&store.Capture{ID: listed[0], UserID: u.ID, Status: store.StatusQueued, UpdatedAt: later.Add(-time.Minute)})
+	m.Events().CaptureChanged(&store.Capture{ID: listed[2], UserID: u.ID, Status: store.StatusProcessing, UpdatedAt: later})
 	waitLive(t, ctx, fmt.Sprintf(`[data-capture-id=%q][data-status=processing]`, listed[2]), 1)
 	if got := attr(t, ctx, fmt.Sprintf(`[data-capture-id=%q]`, listed[0]), "data-status"); got != store.StatusProcessing {
 		t.Errorf("after processing and an older queued, the entry shows %s, want processing", got)

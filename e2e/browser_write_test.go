@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"context"
@@ -55,7 +55,7 @@ func TestBrowserWriteWithoutReload(t *testing.T) {
 	if len(got) != 2 || got[0] != second {
 		t.Fatalf("captures %q, want the two written, the second newest", got)
 	}
-	list, _, err := s.m.store.ListCaptures(context.Background(), u.ID, store.Page{Page: 1, Limit: 2})
+	list, _, err := s.m.Store().ListCaptures(context.Background(), u.ID, store.Page{Page: 1, Limit: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestBrowserWriteWithoutReload(t *testing.T) {
 	if got := s.captures(u); len(got) != 3 || got[0] != third {
 		t.Fatalf("captures %q, want the one written with scripts off too", got)
 	}
-	list, _, err = s.m.store.ListCaptures(context.Background(), u.ID, store.Page{Page: 1, Limit: 1})
+	list, _, err = s.m.Store().ListCaptures(context.Background(), u.ID, store.Page{Page: 1, Limit: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bytes"
@@ -18,6 +18,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/recur-journal/recur/internal/apitest"
+	"github.com/recur-journal/recur/internal/wait"
 )
 
 // maxImageBytes is the most the image may weigh.
@@ -140,9 +143,9 @@ func TestContainer(t *testing.T) {
 	if id == "" || !strings.Contains(token, "|") {
 		t.Fatalf("user add printed %q, token create %q", id, token)
 	}
-	c := apiClient{t: t, base: base, token: token, http: &http.Client{Timeout: 10 * time.Second}}
+	c := apitest.Client{T: t, Base: base, Token: token, HTTP: &http.Client{Timeout: 10 * time.Second}}
 	text := "Written in the container, kept in the volume " + suffix + "."
-	status, created := c.do("POST", "/captures", `{"text":"`+text+`"}`)
+	status, created := c.Do("POST", "/captures", `{"text":"`+text+`"}`)
 	data, _ := created["data"].(map[string]any)
 	captureID, _ := data["id"].(string)
 	if status != http.StatusCreated || captureID == "" {
@@ -155,7 +158,7 @@ func TestContainer(t *testing.T) {
 		t.Fatalf("the container did not restart: started at %s both times", started)
 	}
 	waitHealthy(t, p, name, base)
-	status, got := c.do("GET", "/captures/"+captureID, "")
+	status, got := c.Do("GET", "/captures/"+captureID, "")
 	data, _ = got["data"].(map[string]any)
 	if status != http.StatusOK || data["original"] != text {
 		t.Fatalf("after the restart GET /captures/%s = %d %v, want the capture with its text", captureID, status, got)
@@ -215,7 +218,7 @@ func waitHealthy(t *testing.T, p podman, name, base string) {
 		last = fmt.Errorf("health check answered %d %s", res.StatusCode, body)
 		return false
 	}
-	eventually(t, time.Minute, "the container turning healthy", healthy, func() string {
+	wait.Eventually(t, time.Minute, "the container turning healthy", healthy, func() string {
 		logs, _ := p.run(time.Minute, "logs", name)
 		return fmt.Sprintf("last: %v\nits log:\n%s", last, logs)
 	})

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"bufio"
@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/recur-journal/recur/cli"
 )
 
 // composeFile is the part of compose.yaml the checks below read.
@@ -102,18 +104,15 @@ func TestComposeFile(t *testing.T) {
 		for k, v := range recur.Environment {
 			env = append(env, k+"="+interpolate(v))
 		}
-		cfg := DefaultConfig()
-		if err := applyEnv(&cfg, env); err != nil {
-			t.Fatal(err)
-		}
-		if err := cfg.Validate(); err != nil {
+		cfg, err := cli.LoadConfig("", false, env)
+		if err != nil {
 			t.Fatal(err)
 		}
 		if got, want := cfg.Model.URL, "http://ollama:11434"; got != want {
 			t.Errorf("Recur asks Ollama at %q, want the service by name, %q", got, want)
 		}
 		cfg.Server.Addr = "0.0.0.0:8080" // the image's, from its Dockerfile
-		if problem := cfg.baseURLProblem(); problem != "" {
+		if problem := cfg.BaseURLProblem(); problem != "" {
 			t.Errorf("in the container, base_url is %s", problem)
 		}
 	})
@@ -228,7 +227,7 @@ func TestSystemdUnit(t *testing.T) {
 		for _, d := range unitValues(unit, "StateDirectory") {
 			dirs = append(dirs, "/var/lib/"+d)
 		}
-		cfg, err := LoadConfig("deploy/recur.toml", true, []string{"STATE_DIRECTORY=" + strings.Join(dirs, ":")})
+		cfg, err := cli.LoadConfig("deploy/recur.toml", true, []string{"STATE_DIRECTORY=" + strings.Join(dirs, ":")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -255,7 +254,7 @@ func TestSystemdUnit(t *testing.T) {
 		if !strings.Contains(string(readFile(t, "README.md")), cmd[0]) {
 			t.Errorf("the README does not show %q", cmd[0])
 		}
-		m := NewMain()
+		m := cli.NewMain()
 		m.Stdout, m.Stderr = io.Discard, io.Discard
 		if err := m.ParseFlags(strings.Fields(cmd[2])); err != nil {
 			t.Fatalf("%q: %v", cmd[2], err)

@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/recur-journal/recur/internal/tartest"
 )
 
 // TestReleaseSnapshot checks .goreleaser.yaml with `goreleaser check`, then
@@ -85,11 +87,11 @@ func TestReleaseSnapshot(t *testing.T) {
 			t.Errorf("checksums.txt does not list %s:\n%s", filepath.Base(archives[0]), sums)
 		}
 		var names []string
-		for _, m := range readArchive(t, archives[0]) {
-			names = append(names, m.name)
-			if m.name == "recur" {
+		for _, m := range tartest.Read(t, archives[0]) {
+			names = append(names, m.Name)
+			if m.Name == "recur" {
 				binary := filepath.Join(t.TempDir(), "recur")
-				if err := os.WriteFile(binary, m.data, 0o755); err != nil {
+				if err := os.WriteFile(binary, m.Data, 0o755); err != nil {
 					t.Fatal(err)
 				}
 				checkStaticBinary(t, binary, machine)

@@ -1,25 +1,13 @@
-package main
+package e2e
 
 import (
 	"context"
 	"fmt"
-	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/recur-journal/recur/internal/wait"
 )
 
-// eventually and poll are the project's one way to wait (internal/wait),
-// under the names these tests have always used.
-func eventually(t testing.TB, limit time.Duration, what string, cond func() bool, seen func() string) {
-	t.Helper()
-	wait.Eventually(t, limit, what, cond, seen)
-}
-
-func poll(limit time.Duration, cond func() bool) bool { return wait.Poll(limit, cond) }
-
-// pageSeen returns, for eventually, the page of ctx as it is: its address,
+// pageSeen returns, for wait.Eventually, the page of ctx as it is: its address,
 // its text and its HTML (cut to the first 20,000 characters).
 func pageSeen(ctx context.Context) func() string {
 	return func() string {

@@ -1,7 +1,7 @@
-// Package eval holds the labelled journals recur eval runs, embedded in the
+// Package journals holds the labelled journals recur eval runs, embedded in the
 // binary, and the lexicons the scripted stand-in model reads them with.
-// eval/README.md documents the label format.
-package eval
+// Its README.md documents the label format.
+package journals
 
 import "embed"
 
