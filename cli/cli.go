@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -10,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/recur-journal/recur/store"
 )
@@ -227,157 +225,10 @@ func argCount(minPos, maxPos, given int) string {
 	return fmt.Sprintf("too many arguments (%d given)", given)
 }
 
-func (m *Main) parseMigrate(args []string) error {
-	actions := map[string]func(context.Context) error{"up": m.migrateUp, "down": m.migrateDown, "status": m.migrateStatus}
-	var bad error
-	err := m.parse("migrate up|down|status", "Apply every pending migration (up), roll back the newest (down), or list them (status).", args, 1, 1, nil,
-		func(pos []string) {
-			if m.command = actions[pos[0]]; m.command == nil {
-				bad = fmt.Errorf("recur migrate: unknown action %q; use up, down or status; run recur help migrate", pos[0])
-			}
-		})
-	return cmp.Or(err, bad)
-}
-
-func (m *Main) migrateUp(ctx context.Context) error {
-	if err := m.openStore(ctx, false); err != nil {
-		return err
-	}
-	applied, err := m.store.Migrate(ctx)
-	if err != nil {
-		return err
-	}
-	if len(applied) == 0 {
-		fmt.Fprintln(m.Stdout, "The database is up to date.")
-	}
-	for _, v := range applied {
-		fmt.Fprintf(m.Stdout, "Applied migration %05d.\n", v)
-	}
-	return nil
-}
-
-func (m *Main) migrateDown(ctx context.Context) error {
-	if err := m.openStore(ctx, false); err != nil {
-		return err
-	}
-	v, err := m.store.MigrateDown(ctx)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(m.Stdout, "Rolled back migration %05d. Back up first next time: recur backup FILE.\n", v)
-	return nil
-}
-
-func (m *Main) migrateStatus(ctx context.Context) error {
-	if err := m.openStore(ctx, false); err != nil {
-		return err
-	}
-	list, err := m.store.MigrationStatuses(ctx)
-	if err != nil {
-		return err
-	}
-	tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "VERSION\tNAME\tAPPLIED")
-	for _, st := range list {
-		applied := "pending"
-		if st.AppliedAt != nil {
-			applied = st.AppliedAt.UTC().Format(time.RFC3339)
-		}
-		fmt.Fprintf(tw, "%05d\t%s\t%s\n", st.Version, st.Name, applied)
-	}
-	return tw.Flush()
-}
-
-func (m *Main) parseUserAdd(args []string) error {
-	var name string
-	var passwordStdin bool
-	return m.parse("user add EMAIL", "Create a user and print their id. Without a password the user signs in by mailed link or code.", args, 1, 1,
-		func(fs *flag.FlagSet) {
-			fs.StringVar(&name, "name", "", "the user's display `NAME`")
-			fs.BoolVar(&passwordStdin, "password-stdin", false, "read a password (at least 8 characters) from the first line of standard input")
-		},
-		func(pos []string) {
-			m.command = func(ctx context.Context) error {
-				u := store.User{Email: pos[0], Name: name}
-				if passwordStdin {
-					var err error
-					if u.PasswordHash, err = readPassword(m.Stdin); err != nil {
-						return err
-					}
-				}
-				if err := m.openStore(ctx, true); err != nil {
-					return err
-				}
-				if err := m.store.CreateUser(ctx, &u); err != nil {
-					return cliError(err)
-				}
-				_, err := fmt.Fprintln(m.Stdout, u.ID)
-				return err
-			}
-		})
-}
-
-func (m *Main) parseTokenCreate(args []string) error {
-	var name, scopes string
-	var expires durationFlag
-	return m.parse("token create EMAIL", "Create a bearer token for the user and print it, and nothing else, on standard output. It is shown once.", args, 1, 1,
-		func(fs *flag.FlagSet) {
-			fs.StringVar(&name, "name", "cli", "a `NAME` to tell the token apart")
-			fs.StringVar(&scopes, "scopes", "*", "comma-separated scopes; * grants all ("+strings.Join(store.ScopeNames(), ", ")+")")
-			fs.Var(&expires, "expires", "lifetime such as 720h; 0 never expires (default [auth] token_lifetime)")
-		},
-		func(pos []string) {
-			m.command = func(ctx context.Context) error {
-				list, err := store.ParseScopes(scopes)
-				if err != nil {
-					return err
-				}
-				if err := m.openStore(ctx, true); err != nil {
-					return err
-				}
-				u, err := m.userByEmail(ctx, pos[0])
-				if err != nil {
-					return err
-				}
-				lifetime := m.Config.Auth.TokenLifetime.Duration
-				if expires.set {
-					lifetime = expires.d
-				}
-				t := store.Token{UserID: u.ID, Name: name, Scopes: list}
-				if lifetime > 0 {
-					at := m.store.Now().Add(lifetime)
-					t.ExpiresAt = &at
-				}
-				plain, err := m.store.CreateToken(ctx, &t)
-				if err != nil {
-					return cliError(err)
-				}
-				_, err = fmt.Fprintln(m.Stdout, plain)
-				return err
-			}
-		})
-}
-
 // cliError turns a coded error into a sentence for the terminal.
 func cliError(err error) error {
 	if code := store.ErrorCode(err); code != store.EINTERNAL {
 		return errors.New(store.ErrorMessage(err))
 	}
 	return err
-}
-
-// durationFlag is a flag holding a duration and whether it was given.
-type durationFlag struct {
-	d   time.Duration
-	set bool
-}
-
-func (f *durationFlag) String() string { return f.d.String() }
-func (f *durationFlag) Set(s string) error {
-	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 {
-		return fmt.Errorf("%q is not a duration like 720h", s)
-	}
-	f.d, f.set = d, true
-	return nil
 }

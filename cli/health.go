@@ -8,8 +8,6 @@ import (
 	"net"
 	"net/http"
 	"time"
-
-	"github.com/recur-journal/recur/pipeline"
 )
 
 const healthAbout = `Ask the running server whether it is healthy, as a container's health check does:
@@ -82,22 +80,4 @@ func localHealthURL(addr string) string {
 		host = "::1"
 	}
 	return "http://" + net.JoinHostPort(host, port) + "/api/health-check"
-}
-
-// startupCheckTimeout bounds the start-up look at Ollama, so a server whose
-// Ollama is unreachable still starts at once.
-const startupCheckTimeout = 3 * time.Second
-
-// reportOllama says in one line, at start-up, when Ollama cannot be reached
-// or lacks a model, with the command that fixes it. Recur runs on either
-// way: entries wait in the queue until Ollama answers.
-func (m *Main) reportOllama(ctx context.Context, ollama pipeline.Provider) {
-	ctx, cancel := context.WithTimeout(ctx, startupCheckTimeout)
-	defer cancel()
-	st := ollama.Check(ctx)
-	if st.Problem == "" {
-		return
-	}
-	m.Logger.Warn(st.Problem+" Until then entries are kept and wait for analysis; recur doctor checks again.",
-		"ollama_url", st.URL)
 }

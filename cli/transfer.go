@@ -16,8 +16,6 @@ import (
 	"github.com/recur-journal/recur/importer"
 	"github.com/recur-journal/recur/internal/bytesize"
 	"github.com/recur-journal/recur/journal"
-	"github.com/recur-journal/recur/pipeline"
-	"github.com/recur-journal/recur/pipeline/detect"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -177,54 +175,6 @@ func (m *Main) watchBatch(ctx context.Context, userID string, b *store.JobBatch)
 	}
 	fmt.Fprintln(m.Stdout, ".")
 	return nil
-}
-
-// newPipeline makes the analysis pipeline, and its model server's client,
-// from the configuration.
-func (m *Main) newPipeline(log *slog.Logger) (*pipeline.Pipeline, pipeline.Provider, error) {
-	model, err := m.newProvider(m.Config.Model.Timeout.Duration)
-	if err != nil {
-		return nil, nil, err
-	}
-	var watcher pipeline.Watcher
-	if m.events != nil { // serving: open pages follow the changes
-		watcher = m.events
-	}
-	return pipeline.New(pipeline.Options{
-		Watcher:   watcher,
-		Store:     m.store,
-		Model:     m.countModel(model),
-		ModelName: m.Config.Model.Name,
-		Logger:    log.With("part", "pipeline"),
-		Workers:   m.Config.Model.Workers * len(m.Config.Model.URLs()),
-		Detector:  m.countDetection(detect.NewDetector(m.store, nil)),
-	}), model, nil
-}
-
-// newProvider is the client of the configured model server, its calls
-// bounded by timeout.
-func (m *Main) newProvider(timeout time.Duration) (pipeline.Provider, error) {
-	providers, err := m.endpoints(timeout)
-	if err != nil || len(providers) == 1 {
-		return providers[0], err
-	}
-	urls := m.Config.Model.URLs()
-	return pipeline.NewPool(urls, providers, m.Config.Model.Workers, time.Second, time.Minute, m.Logger.With("part", "pipeline")), nil
-}
-
-// endpoints are the clients of each configured model server.
-func (m *Main) endpoints(timeout time.Duration) ([]pipeline.Provider, error) {
-	c := m.Config.Model
-	var out []pipeline.Provider
-	for _, u := range c.URLs() {
-		p, err := pipeline.NewProvider(pipeline.ModelOptions{Provider: c.Provider, URL: u, Model: c.Name, EmbedModel: c.EmbedName,
-			APIKey: c.APIKey, Timeout: timeout})
-		if err != nil {
-			return []pipeline.Provider{nil}, err
-		}
-		out = append(out, p)
-	}
-	return out, nil
 }
 
 func (m *Main) exportJournal(ctx context.Context, email, output, format string) error {

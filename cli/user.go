@@ -1,18 +1,12 @@
 package cli
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 	"text/tabwriter"
-	"time"
-	"unicode"
 
 	"github.com/recur-journal/recur/store"
 )
@@ -182,210 +176,31 @@ func (m *Main) userUnlock(ctx context.Context, email string) error {
 	return err
 }
 
-func (m *Main) parseTokenList(args []string) error {
-	var asJSON bool
-	return m.parse("token list EMAIL", "List the user's tokens that are not revoked, newest first: id, name, scopes, last use, expiry and whether an app holds it. Secrets are never stored, so never shown.", args, 1, 1,
-		func(fs *flag.FlagSet) { fs.BoolVar(&asJSON, "json", false, "print a JSON array instead of a table") },
+func (m *Main) parseUserAdd(args []string) error {
+	var name string
+	var passwordStdin bool
+	return m.parse("user add EMAIL", "Create a user and print their id. Without a password the user signs in by mailed link or code.", args, 1, 1,
+		func(fs *flag.FlagSet) {
+			fs.StringVar(&name, "name", "", "the user's display `NAME`")
+			fs.BoolVar(&passwordStdin, "password-stdin", false, "read a password (at least 8 characters) from the first line of standard input")
+		},
 		func(pos []string) {
-			m.command = func(ctx context.Context) error { return m.tokenList(ctx, pos[0], asJSON) }
-		})
-}
-
-func (m *Main) tokenList(ctx context.Context, email string, asJSON bool) error {
-	if err := m.openStore(ctx, true); err != nil {
-		return err
-	}
-	u, err := m.userByEmail(ctx, email)
-	if err != nil {
-		return err
-	}
-	tokens, err := m.store.ListTokens(ctx, u.ID)
-	if err != nil {
-		return err
-	}
-	if asJSON {
-		type token struct {
-			ID         string   `json:"id"`
-			Name       string   `json:"name"`
-			Scopes     []string `json:"scopes"`
-			LastUsedAt *string  `json:"last_used_at"`
-			ExpiresAt  *string  `json:"expires_at"`
-			App        bool     `json:"app"`
-			CreatedAt  string   `json:"created_at"`
-		}
-		out := make([]token, 0, len(tokens))
-		for _, t := range tokens {
-			out = append(out, token{t.ID, t.Name, t.Scopes, jsonTime(t.LastUsedAt), jsonTime(t.ExpiresAt), t.App, store.FormatTime(t.CreatedAt)})
-		}
-		return writeJSON(m.Stdout, out)
-	}
-	if len(tokens) == 0 {
-		fmt.Fprintf(m.Stderr, "%s has no tokens; make one with: recur token create %s\n", u.Email, u.Email)
-		return nil
-	}
-	now := m.store.Now()
-	tw := tabwriter.NewWriter(m.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tNAME\tSCOPES\tLAST USED\tEXPIRES\tAPP")
-	for _, t := range tokens {
-		expires := "never"
-		if t.ExpiresAt != nil {
-			expires = shortTime(*t.ExpiresAt)
-			if !now.Before(*t.ExpiresAt) {
-				expires += " (expired)"
+			m.command = func(ctx context.Context) error {
+				u := store.User{Email: pos[0], Name: name}
+				if passwordStdin {
+					var err error
+					if u.PasswordHash, err = readPassword(m.Stdin); err != nil {
+						return err
+					}
+				}
+				if err := m.openStore(ctx, true); err != nil {
+					return err
+				}
+				if err := m.store.CreateUser(ctx, &u); err != nil {
+					return cliError(err)
+				}
+				_, err := fmt.Fprintln(m.Stdout, u.ID)
+				return err
 			}
-		}
-		lastUsed := "never"
-		if t.LastUsedAt != nil {
-			lastUsed = shortTime(*t.LastUsedAt)
-		}
-		app := "no"
-		if t.App {
-			app = "yes"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", t.ID, cell(t.Name), strings.Join(t.Scopes, ","), lastUsed, expires, app)
-	}
-	return tw.Flush()
-}
-
-func (m *Main) parseTokenRevoke(args []string) error {
-	return m.parse("token revoke ID", "Revoke the token ID (the part of a token before the |, as recur token list shows it). It is refused from the next request on.", args, 1, 1, nil,
-		func(pos []string) { m.command = func(ctx context.Context) error { return m.tokenRevoke(ctx, pos[0]) } })
-}
-
-func (m *Main) tokenRevoke(ctx context.Context, id string) error {
-	if err := m.openStore(ctx, true); err != nil {
-		return err
-	}
-	id, _, _ = strings.Cut(strings.TrimSpace(id), "|") // a whole token names its id too
-	t, err := m.store.RevokeTokenByID(ctx, id)
-	if store.ErrorCode(err) == store.ENOTFOUND {
-		return fmt.Errorf("no live token has the id %q; see the ids with: recur token list EMAIL", id)
-	} else if err != nil {
-		return err
-	}
-	owner := t.UserID
-	if u, err := m.store.FindUserByID(ctx, t.UserID); err == nil {
-		owner = u.Email
-	}
-	what := "token"
-	if t.App {
-		what = "app's token"
-	}
-	_, err = fmt.Fprintf(m.Stdout, "Revoked the %s %s (%s) of %s.\n", what, t.ID, cell(t.Name), owner)
-	return err
-}
-
-func (m *Main) parseFeedbackList(args []string) error {
-	var asJSON bool
-	return m.parse("feedback list", "List every feedback note users sent, newest first, with the sender's address.", args, 0, 0,
-		func(fs *flag.FlagSet) { fs.BoolVar(&asJSON, "json", false, "print a JSON array instead of text") },
-		func([]string) { m.command = func(ctx context.Context) error { return m.feedbackList(ctx, asJSON) } })
-}
-
-func (m *Main) feedbackList(ctx context.Context, asJSON bool) error {
-	if err := m.openStore(ctx, true); err != nil {
-		return err
-	}
-	list, err := m.store.ListAllFeedback(ctx)
-	if err != nil {
-		return err
-	}
-	if asJSON {
-		type feedback struct {
-			ID        string `json:"id"`
-			Email     string `json:"email"`
-			Feedback  string `json:"feedback"`
-			CreatedAt string `json:"created_at"`
-		}
-		out := make([]feedback, 0, len(list))
-		for _, f := range list {
-			out = append(out, feedback{f.ID, f.Email, f.Body, store.FormatTime(f.CreatedAt)})
-		}
-		return writeJSON(m.Stdout, out)
-	}
-	if len(list) == 0 {
-		fmt.Fprintln(m.Stderr, "No feedback yet.")
-		return nil
-	}
-	for i, f := range list {
-		if i > 0 {
-			fmt.Fprintln(m.Stdout)
-		}
-		fmt.Fprintf(m.Stdout, "%s  %s\n", shortTime(f.CreatedAt), cell(f.Email))
-		for _, line := range strings.Split(strings.TrimSpace(f.Body), "\n") {
-			fmt.Fprintf(m.Stdout, "    %s\n", cell(line))
-		}
-	}
-	return nil
-}
-
-// readPassword hashes the password on the first line of r.
-func readPassword(r io.Reader) (string, error) {
-	line, err := bufio.NewReader(r).ReadString('\n')
-	if err != nil && !errors.Is(err, io.EOF) {
-		return "", fmt.Errorf("read password: %w", err)
-	}
-	hash, err := store.HashPassword(strings.TrimRight(line, "\r\n"))
-	if err != nil {
-		return "", errors.New(store.ErrorMessage(err))
-	}
-	return hash, nil
-}
-
-// isTerminal reports whether r is a terminal a person types at.
-func isTerminal(r io.Reader) bool {
-	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// confirm asks question on w and reports whether the answer read from r is yes.
-func confirm(r io.Reader, w io.Writer, question string) bool {
-	fmt.Fprint(w, question)
-	line, _ := bufio.NewReader(r).ReadString('\n')
-	return strings.EqualFold(strings.TrimSpace(line), "yes")
-}
-
-// cell makes text a user wrote safe to print on one line of the owner's
-// terminal: control characters, which could move the cursor or rewrite
-// what was printed before, become U+FFFD, and line breaks and tabs spaces.
-func cell(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\n' || r == '\t' || r == '\r':
-			return ' '
-		case unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r):
-			return unicode.ReplacementChar
-		}
-		return r
-	}, s)
-}
-
-func shortTime(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
-
-func jsonTime(t *time.Time) *string {
-	if t == nil {
-		return nil
-	}
-	s := store.FormatTime(*t)
-	return &s
-}
-
-func onOff(on bool) string {
-	if on {
-		return "on"
-	}
-	return "off"
-}
-
-// count says n things, in the singular or the plural.
-func counted(n int, one, many string) string { return fmt.Sprintf("%d %s", n, plural(n, one, many)) }
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+		})
 }
