@@ -11,6 +11,35 @@ import (
 	"github.com/recur-journal/recur/store"
 )
 
+func (m *Main) parseUserAdd(args []string) error {
+	var name string
+	var passwordStdin bool
+	return m.parse("user add EMAIL", "Create a user and print their id. Without a password the user signs in by mailed link or code.", args, 1, 1,
+		func(fs *flag.FlagSet) {
+			fs.StringVar(&name, "name", "", "the user's display `NAME`")
+			fs.BoolVar(&passwordStdin, "password-stdin", false, "read a password (at least 8 characters) from the first line of standard input")
+		},
+		func(pos []string) {
+			m.command = func(ctx context.Context) error {
+				u := store.User{Email: pos[0], Name: name}
+				if passwordStdin {
+					var err error
+					if u.PasswordHash, err = readPassword(m.Stdin); err != nil {
+						return err
+					}
+				}
+				if err := m.openStore(ctx, true); err != nil {
+					return err
+				}
+				if err := m.store.CreateUser(ctx, &u); err != nil {
+					return cliError(err)
+				}
+				_, err := fmt.Fprintln(m.Stdout, u.ID)
+				return err
+			}
+		})
+}
+
 func (m *Main) parseUserList(args []string) error {
 	var asJSON bool
 	return m.parse("user list", "List every user: address, name, id, when the account was made, how many entries it holds and whether two-factor is on.", args, 0, 0,
@@ -174,33 +203,4 @@ func (m *Main) userUnlock(ctx context.Context, email string) error {
 	}
 	_, err = fmt.Fprintf(m.Stdout, "Unlocked %s: they can sign in with their password and two-factor code again.\n", u.Email)
 	return err
-}
-
-func (m *Main) parseUserAdd(args []string) error {
-	var name string
-	var passwordStdin bool
-	return m.parse("user add EMAIL", "Create a user and print their id. Without a password the user signs in by mailed link or code.", args, 1, 1,
-		func(fs *flag.FlagSet) {
-			fs.StringVar(&name, "name", "", "the user's display `NAME`")
-			fs.BoolVar(&passwordStdin, "password-stdin", false, "read a password (at least 8 characters) from the first line of standard input")
-		},
-		func(pos []string) {
-			m.command = func(ctx context.Context) error {
-				u := store.User{Email: pos[0], Name: name}
-				if passwordStdin {
-					var err error
-					if u.PasswordHash, err = readPassword(m.Stdin); err != nil {
-						return err
-					}
-				}
-				if err := m.openStore(ctx, true); err != nil {
-					return err
-				}
-				if err := m.store.CreateUser(ctx, &u); err != nil {
-					return cliError(err)
-				}
-				_, err := fmt.Fprintln(m.Stdout, u.ID)
-				return err
-			}
-		})
 }
