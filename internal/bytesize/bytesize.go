@@ -13,6 +13,7 @@ type Counter struct {
 	N int64
 }
 
+// Write writes p to W and counts the bytes written.
 func (c *Counter) Write(p []byte) (int, error) {
 	n, err := c.W.Write(p)
 	c.N += int64(n)
