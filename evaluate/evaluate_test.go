@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/recur-journal/recur/eval"
+	"github.com/recur-journal/recur/evaluate/journals"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -193,7 +193,7 @@ func TestValidateRejectsLabelsOutsideTheEntry(t *testing.T) {
 	}
 }
 
-// TestShippedJournals checks the shipped journals are what eval/README.md
+// TestShippedJournals checks the shipped journals are what evaluate/journals/README.md
 // promises: six weeks each, three languages between them, entries written
 // after midnight counted on the new day, and a lexicon beside each.
 func TestShippedJournals(t *testing.T) {
@@ -234,7 +234,7 @@ func TestShippedJournals(t *testing.T) {
 		if len(j.Threads) < 3 {
 			t.Errorf("%s has %d threads, want at least three", j.Name, len(j.Threads))
 		}
-		if _, err := fs.Stat(eval.FS, j.Name+lexiconSuffix); err != nil {
+		if _, err := fs.Stat(journals.FS, j.Name+lexiconSuffix); err != nil {
 			t.Errorf("%s has no lexicon for the scripted model: %v", j.Name, err)
 		}
 	}

@@ -1,6 +1,6 @@
 // Package evaluate measures the analysis against labelled journals: it runs
 // each journal through the real pipeline and detection in a throwaway data
-// folder and compares what they found with the labels (see eval/README.md).
+// folder and compares what they found with the labels (see evaluate/journals/README.md).
 package evaluate
 
 import (
@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/recur-journal/recur/eval"
+	"github.com/recur-journal/recur/evaluate/journals"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -151,7 +151,7 @@ const lexiconSuffix = ".lexicon.json"
 
 // Shipped returns the labelled journals built into the binary, by name.
 func Shipped() ([]*Journal, error) {
-	names, err := fs.Glob(eval.FS, "*.json")
+	names, err := fs.Glob(journals.FS, "*.json")
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +161,7 @@ func Shipped() ([]*Journal, error) {
 		if strings.HasSuffix(n, lexiconSuffix) {
 			continue
 		}
-		b, err := fs.ReadFile(eval.FS, n)
+		b, err := fs.ReadFile(journals.FS, n)
 		if err != nil {
 			return nil, err
 		}
@@ -177,7 +177,7 @@ func Shipped() ([]*Journal, error) {
 // ShippedNamed returns the shipped journal of that name (its file name
 // without .json), or false.
 func ShippedNamed(name string) (*Journal, bool) {
-	b, err := fs.ReadFile(eval.FS, path.Clean(name)+".json")
+	b, err := fs.ReadFile(journals.FS, path.Clean(name)+".json")
 	if err != nil || strings.HasSuffix(name, strings.TrimSuffix(lexiconSuffix, ".json")) {
 		return nil, false
 	}

@@ -9,115 +9,35 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
-	"mime"
-	"mime/multipart"
 	"net"
 	"net/http"
 	"net/http/cookiejar"
-	"net/mail"
 	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/emersion/go-smtp"
 	"github.com/pquerna/otp/totp"
 
+	"github.com/recur-journal/recur/internal/smtptest"
 	recurmail "github.com/recur-journal/recur/mail"
 	"github.com/recur-journal/recur/server"
 	"github.com/recur-journal/recur/store"
 )
 
 // mailbox is a real SMTP server on 127.0.0.1 that keeps what it receives.
-type mailbox struct {
-	mu   sync.Mutex
-	msgs []received
-	got  chan struct{}
-	addr string
-}
+type mailbox struct{ *smtptest.Server }
 
-type received struct {
-	To      string
-	Subject string
-	Text    string
-	HTML    string
-}
+type received = smtptest.Message
 
-func newMailbox(t *testing.T) *mailbox {
-	mb := &mailbox{got: make(chan struct{}, 100)}
-	srv := smtp.NewServer(mb)
-	srv.Domain = "localhost"
-	srv.AllowInsecureAuth = true
-	srv.ReadTimeout, srv.WriteTimeout = 5*time.Second, 5*time.Second
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	mb.addr = ln.Addr().String()
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
-	return mb
-}
-
-func (mb *mailbox) NewSession(*smtp.Conn) (smtp.Session, error) { return &smtpSession{mb: mb}, nil }
-
-type smtpSession struct {
-	mb *mailbox
-	to string
-}
-
-func (s *smtpSession) Reset()        {}
-func (s *smtpSession) Logout() error { return nil }
-func (s *smtpSession) Mail(string, *smtp.MailOptions) error {
-	return nil
-}
-func (s *smtpSession) Rcpt(to string, _ *smtp.RcptOptions) error { s.to = to; return nil }
-func (s *smtpSession) Data(r io.Reader) error {
-	m, err := mail.ReadMessage(r)
-	if err != nil {
-		return err
-	}
-	rec := received{To: s.to, Subject: m.Header.Get("Subject")}
-	_, params, err := mime.ParseMediaType(m.Header.Get("Content-Type"))
-	if err != nil {
-		return err
-	}
-	mr := multipart.NewReader(m.Body, params["boundary"])
-	for {
-		p, err := mr.NextPart()
-		if err == io.EOF {
-			break
-		} else if err != nil {
-			return err
-		}
-		b, _ := io.ReadAll(p)
-		if strings.HasPrefix(p.Header.Get("Content-Type"), "text/html") {
-			rec.HTML = string(b)
-		} else {
-			rec.Text = string(b)
-		}
-	}
-	s.mb.mu.Lock()
-	s.mb.msgs = append(s.mb.msgs, rec)
-	s.mb.mu.Unlock()
-	s.mb.got <- struct{}{}
-	return nil
-}
+func newMailbox(t *testing.T) *mailbox { return &mailbox{smtptest.Start(t)} }
 
 // next waits, boundedly, for the next mail.
 func (mb *mailbox) next(t *testing.T) received {
 	t.Helper()
-	select {
-	case <-mb.got:
-	case <-time.After(5 * time.Second):
-		t.Fatal("no mail arrived within 5 seconds")
-	}
-	mb.mu.Lock()
-	defer mb.mu.Unlock()
-	return mb.msgs[len(mb.msgs)-1]
+	return mb.Next(t)
 }
 
 var secret = bytes.Repeat([]byte{7}, 32)
@@ -125,7 +45,7 @@ var secret = bytes.Repeat([]byte{7}, 32)
 // accountsHarness is a server that sends its mail through a real SMTP server.
 func accountsHarness(t *testing.T, opts ...func(*server.Options)) (*harness, *mailbox) {
 	mb := newMailbox(t)
-	host, port, _ := net.SplitHostPort(mb.addr)
+	host, port, _ := net.SplitHostPort(mb.Addr)
 	p, _ := strconv.Atoi(port)
 	q := recurmail.NewQueue(recurmail.QueueOptions{
 		Sender: recurmail.NewSMTPSender(recurmail.SMTPOptions{Host: host, Port: p, From: "recur@localhost", TLS: "none"}),

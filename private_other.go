@@ -1,9 +1,0 @@
-//go:build !unix
-
-package main
-
-// restrictUmask does nothing where there is no umask.
-func restrictUmask() {}
-
-// secureDataDir does nothing where file modes do not say who may read.
-func (m *Main) secureDataDir() error { return nil }
