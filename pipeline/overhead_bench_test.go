@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"runtime/pprof"
 	"syscall"
 	"testing"
@@ -33,47 +34,84 @@ var overheadSizes = []int{0, 1000, 25000}
 // process's CPU time (user and system) per entry; the fake runs in the same
 // process, so its own work (a constant share, the same for every size) is
 // in the figure. Each round starts from a copy of the journal.
+//
+// The import rounds bring 250 and then 1,000 entries (the shipped ones again,
+// a day apart going back) into the 25,000-entry journal, as recur import
+// does, and analyse them: their time per entry stays the same when the
+// import is four times larger, so an import takes time in proportion to its
+// entries and not to the journal it joins.
 func BenchmarkAnalysedEntry(b *testing.B) {
 	entries := loadCorpus(b)
 	_, model := scriptedModel(b)
 	dir := b.TempDir()
+	post := func(b *testing.B, s *store.Store, u *store.User) int {
+		for _, e := range entries {
+			if err := s.CreateCapture(context.Background(), &store.Capture{UserID: u.ID, Original: e.Text, OccurredAt: e.OccurredAt}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		return len(entries)
+	}
+	imports := func(n int) func(b *testing.B, s *store.Store, u *store.User) int {
+		return func(b *testing.B, s *store.Store, u *store.User) int {
+			list := make([]store.ImportEntry, n)
+			for i := range list {
+				e := entries[i%len(entries)]
+				list[i] = store.ImportEntry{OccurredAt: e.OccurredAt.AddDate(0, 0, -i/len(entries)), Text: e.Text, Source: fmt.Sprint("entry ", i+1)}
+			}
+			if res, err := s.ImportCaptures(context.Background(), u.ID, "bench", list); err != nil || res.Imported != n {
+				b.Fatalf("imported %+v, %v", res, err)
+			}
+			return n
+		}
+	}
 	for _, n := range overheadSizes {
 		template := ""
-		b.Run(fmt.Sprintf("journal=%d", n), func(b *testing.B) {
-			if template == "" {
-				template = overheadJournal(b, model, n, filepath.Join(dir, fmt.Sprintf("journal%d.db", n)))
-			}
-			var cpu, wall time.Duration
-			analysed := 0
-			b.ResetTimer()
-			for range b.N {
-				b.StopTimer()
-				s, u := copyJournal(b, template)
-				for _, e := range entries {
-					if err := s.CreateCapture(context.Background(), &store.Capture{UserID: u.ID, Original: e.Text, OccurredAt: e.OccurredAt}); err != nil {
-						b.Fatal(err)
-					}
+		round := func(name string, queue func(*testing.B, *store.Store, *store.User) int) {
+			b.Run(name, func(b *testing.B) {
+				if template == "" {
+					template = overheadJournal(b, model, n, filepath.Join(dir, fmt.Sprintf("journal%d.db", n)))
 				}
-				p := pipeline.New(pipeline.Options{Store: s, Model: model, ModelName: "qwen2.5:7b", Logger: discard(),
-					Detector: detect.NewDetector(s, overheadClock)})
-				stop := profileFrom(b, fmt.Sprintf("journal%d", n))
-				b.StartTimer()
-				start, used := time.Now(), cpuTime(b)
-				drain(b, p)
-				cpu += cpuTime(b) - used
-				wall += time.Since(start)
-				b.StopTimer()
-				stop()
-				if q, _ := s.QueueCounts(context.Background()); q.Queued+q.Failed+q.Processing != 0 {
-					b.Fatalf("queue after the entries: %+v", q)
-				}
-				analysed += len(entries)
-				s.Close()
-			}
-			b.ReportMetric(float64(analysed)/wall.Seconds(), "entries/s")
-			b.ReportMetric(float64(cpu.Milliseconds())/float64(analysed), "cpu_ms/entry")
-		})
+				benchmarkAnalysed(b, model, template, name, queue)
+			})
+		}
+		round(fmt.Sprintf("journal=%d", n), post)
+		if n == overheadSizes[len(overheadSizes)-1] {
+			round(fmt.Sprintf("journal=%d/import=250", n), imports(250))
+			round(fmt.Sprintf("journal=%d/import=1000", n), imports(1000))
+		}
 	}
+}
+
+// benchmarkAnalysed runs the rounds of BenchmarkAnalysedEntry: queue puts
+// entries in the queue of a copy of the journal in template and says how
+// many, and they are analysed.
+func benchmarkAnalysed(b *testing.B, model pipeline.Model, template, name string, queue func(*testing.B, *store.Store, *store.User) int) {
+	var cpu, wall time.Duration
+	analysed := 0
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		s, u := copyJournal(b, template)
+		n := queue(b, s, u)
+		p := pipeline.New(pipeline.Options{Store: s, Model: model, ModelName: "qwen2.5:7b", Logger: discard(),
+			Detector: detect.NewDetector(s, overheadClock)})
+		stop := profileFrom(b, strings.NewReplacer("=", "", "/", "-").Replace(name))
+		b.StartTimer()
+		start, used := time.Now(), cpuTime(b)
+		drain(b, p)
+		cpu += cpuTime(b) - used
+		wall += time.Since(start)
+		b.StopTimer()
+		stop()
+		if q, _ := s.QueueCounts(context.Background()); q.Queued+q.Failed+q.Processing != 0 {
+			b.Fatalf("queue after the entries: %+v", q)
+		}
+		analysed += n
+		s.Close()
+	}
+	b.ReportMetric(float64(analysed)/wall.Seconds(), "entries/s")
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(analysed), "cpu_ms/entry")
 }
 
 // overheadClock is the time of the overhead benchmarks: the morning after
