@@ -25,8 +25,9 @@ const importAbout = `Import a journal into the user's account, then analyse it, 
 PATH is a Day One export (its .zip, or the Journal.json in it, or the unzipped
 folder), a jrnl JSON export (jrnl --export json), a Markdown file, a zip or
 folder of Markdown files with dates in their names or front matter, or a
-Recur export (recur export). Entries the account already has are left out,
-so importing the same file again adds nothing. A file that cannot be read
+Recur export (recur export) of any size: unlike an upload, which stops at
+64 MiB, it is restored a record at a time from the file. Entries the account
+already has are left out, so importing the same file again adds nothing. A file that cannot be read
 imports nothing and says which entry is at fault.
 
 Analysis takes about thirty seconds to two minutes an entry with a local
@@ -93,6 +94,7 @@ func (m *Main) importJournal(ctx context.Context, path, email string, wait bool)
 	if err != nil {
 		return err
 	}
+	opts.MaxRecurBytes = importer.NoLimit // the owner's own export, restored a record at a time: any size
 	res, release, err := journal.ReadPath(path, opts)
 	var pe *fs.PathError
 	if errors.As(err, &pe) && pe.Path == path {

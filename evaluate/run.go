@@ -108,8 +108,9 @@ func runJournal(ctx context.Context, opts Options, model pipeline.Model, j *Jour
 	}
 
 	m := &meter{Model: model}
+	// Detection after every entry, as the writer met it, one entry at a time.
 	p := pipeline.New(pipeline.Options{Store: s, Model: m, ModelName: opts.Model, Logger: opts.Logger.With("journal", j.Name),
-		Workers: 1, Detector: detect.NewDetector(s, clock)})
+		Workers: 1, Detector: detect.NewDetector(s, clock), DetectEvery: 1})
 	start := time.Now()
 	if err := analyse(ctx, opts, s, p, j.Name, len(ids), start); err != nil {
 		return nil, err

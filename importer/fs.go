@@ -194,13 +194,16 @@ func (r *reader) readFiles(files []file) (*Result, error) {
 
 // readRecur hands a Recur export on untouched, as an opener rather than its
 // bytes: the restore reads it from where it lies, a record at a time. A file
-// that says it is over the limit is refused now; one found over it while the
-// restore reads it fails that read with the same *Error.
+// that says it is over the limit (Options.MaxRecurBytes) is refused now; one
+// found over it while the restore reads it fails that read with the same
+// *Error.
 func (r *reader) readRecur(f file) (*Result, error) {
-	if f.size > MaxJSONBytes {
-		return nil, errFileSize(f.path, "a JSON export", MaxJSONBytes)
+	over := errorf(f.path, "larger than %s once unpacked, the limit for a Recur export sent as an upload; "+
+		"run recur import on the server instead, which takes an export of any size.", sizeText(r.recur))
+	if f.size > r.recur {
+		return nil, over
 	}
-	return &Result{Format: Recur, OpenRecur: r.opener(f, MaxJSONBytes, "a JSON export"), Skipped: r.res.Skipped}, nil
+	return &Result{Format: Recur, OpenRecur: r.opener(f, r.recur, over), Skipped: r.res.Skipped}, nil
 }
 
 // readFile reads one file whole, within limit, the most a file of its kind
@@ -209,7 +212,7 @@ func (r *reader) readFile(f file, limit int64, kind string) ([]byte, error) {
 	if f.size > limit {
 		return nil, errFileSize(f.path, kind, limit)
 	}
-	rc, err := r.opener(f, limit, kind)()
+	rc, err := r.opener(f, limit, errFileSize(f.path, kind, limit))()
 	if err != nil {
 		return nil, err
 	}
@@ -223,15 +226,17 @@ func (r *reader) readFile(f file, limit int64, kind string) ([]byte, error) {
 }
 
 // opener returns a function that opens f and counts its bytes as they are
-// unpacked against limit, the most a file of its kind may hold, and against
-// what is left of the budget of the upload now, so that a zip bomb stops at
-// whichever comes first. Every error it or its reads return is an *Error.
-func (r *reader) opener(f file, limit int64, kind string) func() (io.ReadCloser, error) {
-	over := errFileSize(f.path, kind, limit)
-	if r.budget < limit {
-		over = errTotalSize(r.limit)
+// unpacked against limit, the most a file of its kind may hold (over is the
+// error of a file past it), and against what is left of the budget of the
+// upload now, so that a zip bomb stops at whichever comes first. Every
+// error it or its reads return is an *Error.
+func (r *reader) opener(f file, limit int64, over *Error) func() (io.ReadCloser, error) {
+	max := limit
+	switch {
+	case limit == unlimited: // the owner's own file, on their command: not an upload
+	case r.budget < limit:
+		over, max = errTotalSize(r.limit), r.budget
 	}
-	max := min(limit, r.budget)
 	return func() (io.ReadCloser, error) {
 		rc, err := f.open()
 		if err != nil {

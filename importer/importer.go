@@ -70,7 +70,14 @@ type Options struct {
 	Location *time.Location // for dates and times without a zone (jrnl, Markdown); nil means UTC
 	MaxText  int            // entries longer than this many runes are split; 0 means 10000
 	MaxBytes int64          // cap on the uncompressed bytes read from a zip or folder, in all; 0 means 512 MiB
+	// MaxRecurBytes caps a Recur export; 0 means MaxJSONBytes, as for every
+	// upload, and NoLimit none at all: the owner's recur import, whose
+	// restore reads the file a record at a time whatever its size.
+	MaxRecurBytes int64
 }
+
+// NoLimit as Options.MaxRecurBytes takes a Recur export of any size.
+const NoLimit = -1
 
 // Defaults for Options left zero.
 const (
@@ -222,12 +229,19 @@ type reader struct {
 	maxText int
 	budget  int64 // bytes still allowed to be read from a zip or folder
 	limit   int64 // the whole budget, for messages
+	recur   int64 // the most bytes of a Recur export; unlimited for none
 	text    int   // bytes of text in res.Entries
 	res     Result
 }
 
 func newReader(opts Options) *reader {
-	r := &reader{loc: opts.Location, maxText: opts.MaxText, budget: opts.MaxBytes}
+	r := &reader{loc: opts.Location, maxText: opts.MaxText, budget: opts.MaxBytes, recur: opts.MaxRecurBytes}
+	switch {
+	case r.recur == 0:
+		r.recur = MaxJSONBytes
+	case r.recur < 0:
+		r.recur = unlimited
+	}
 	if r.loc == nil {
 		r.loc = time.UTC
 	}

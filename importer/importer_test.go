@@ -172,7 +172,7 @@ func TestReadRecurLimits(t *testing.T) {
 		io.WriteString(fw, head)
 		w.Close()
 		res, err := Read("backup.zip", buf.Bytes(), Options{})
-		if want := "recur-export.json: larger than 64 MiB once unpacked, the limit for a JSON export; split it into smaller files."; err == nil || err.Error() != want {
+		if want := "recur-export.json: larger than 64 MiB once unpacked, the limit for a Recur export sent as an upload; run recur import on the server instead, which takes an export of any size."; err == nil || err.Error() != want {
 			t.Fatalf("Read = %+v, %v; want %q", res, err, want)
 		}
 	})
@@ -188,11 +188,30 @@ func TestReadRecurLimits(t *testing.T) {
 		}
 		n, err := drain(t, res)
 		var e *Error
-		if want := "recur-export.json: larger than 64 MiB once unpacked, the limit for a JSON export; split it into smaller files."; !errors.As(err, &e) || err.Error() != want {
+		if want := "recur-export.json: larger than 64 MiB once unpacked, the limit for a Recur export sent as an upload; run recur import on the server instead, which takes an export of any size."; !errors.As(err, &e) || err.Error() != want {
 			t.Fatalf("read %d bytes, err %v; want %q", n, err, want)
 		}
 		if n > MaxJSONBytes+readChunk {
 			t.Errorf("read %d bytes, past the limit", n)
+		}
+	})
+	t.Run("NoLimit", func(t *testing.T) {
+		// The owner's recur import takes an export over every limit of an
+		// upload, the cap lowered here to stand for 64 MiB.
+		doc := head + strings.Repeat(" ", 4000) + "}"
+		capped := Options{MaxRecurBytes: 2048}
+		if res, err := Read("recur-export.json", []byte(doc), capped); err == nil || !strings.Contains(err.Error(), "larger than 2 KiB") {
+			t.Fatalf("under a 2 KiB cap, Read = %+v, %v; want the export refused", res, err)
+		}
+		zipped := makeZip(t, zipFile{"recur-export.json", doc})
+		for name, data := range map[string][]byte{"recur-export.json": []byte(doc), "backup.zip": zipped} {
+			res, err := Read(name, data, Options{MaxRecurBytes: NoLimit, MaxBytes: 1000})
+			if err != nil {
+				t.Fatalf("%s with no limit: %v", name, err)
+			}
+			if n, err := drain(t, res); err != nil || n != int64(len(doc)) {
+				t.Fatalf("%s with no limit: read %d bytes of %d, %v", name, n, len(doc), err)
+			}
 		}
 	})
 	t.Run("ErrBudget", func(t *testing.T) {

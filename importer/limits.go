@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 )
 
 // The limits of one upload, all counted on the bytes actually read: a zip's
@@ -29,6 +30,7 @@ const (
 	maxPath      = 1024     // bytes of the path of a file in a zip or folder
 	maxDepth     = 32       // folders above a file in a zip or folder
 	readChunk    = 64 << 10 // the most one read hands a JSON decoder at once
+	unlimited    = math.MaxInt64
 )
 
 // errValueTooLarge and errFileTooLarge stop a read that went past a limit.

@@ -86,7 +86,13 @@ func (r *runner) offeredNames(ctx context.Context, text string, existing []store
 // time; the text goes with the first batch, so that a journal whose names
 // are all embedded makes one call.
 func (r *runner) nameEmbeddings(ctx context.Context, text string, types []store.TagType, byType map[store.TagType][]store.Tag) (map[string][]float32, []float32, error) {
-	vecs, err := r.store.TagEmbeddings(ctx, r.capture.UserID, types...)
+	var vecs map[string][]float32
+	var err error
+	if r.names != nil {
+		vecs, err = r.names.of(ctx, r.store, r.capture.UserID)
+	} else {
+		vecs, err = r.store.TagEmbeddings(ctx, r.capture.UserID, types...)
+	}
 	if err != nil {
 		return nil, nil, err
 	}

@@ -53,13 +53,21 @@ func decadeNames() map[store.TagType][]string {
 // loadDecade stores ten years of analysed entries for the user, a day each
 // with four situations, each naming one of every type.
 func loadDecade(b *testing.B, s *store.Store, userID string) {
+	loadJournal(b, s, userID, 3650, time.Now().AddDate(-10, 0, 0), 24*time.Hour)
+}
+
+// loadJournal stores n analysed entries for the user, every apart from
+// start on, each with four situations naming one of every type and a
+// feeling, the names drawn from decadeNames.
+func loadJournal(b *testing.B, s *store.Store, userID string, n int, start time.Time, every time.Duration) {
 	ctx := context.Background()
 	pools := decadeNames()
 	r := rand.New(rand.NewPCG(1, 1))
-	start := time.Now().AddDate(-10, 0, 0)
-	for d := range 3650 {
+	felt := rand.New(rand.NewPCG(2, 2)) // apart, so the names drawn stay those of before
+	feelings := []string{"anxious", "stressed", "calm", "proud", "sad", "tired", "content", "frustrated", "guilty", "grateful"}
+	for d := range n {
 		text := fmt.Sprintf("day %d", d)
-		c := &store.Capture{UserID: userID, Original: text, OccurredAt: start.AddDate(0, 0, d)}
+		c := &store.Capture{UserID: userID, Original: text, OccurredAt: start.Add(time.Duration(d) * every)}
 		if err := s.CreateCapture(ctx, c); err != nil {
 			b.Fatal(err)
 		}
@@ -77,6 +85,12 @@ func loadDecade(b *testing.B, s *store.Store, userID string) {
 				}
 				tags = append(tags, nt)
 			}
+			f := feelings[felt.IntN(len(feelings))]
+			typ := store.TagNegativeFeeling
+			if f == "calm" || f == "proud" || f == "content" || f == "grateful" {
+				typ = store.TagPositiveFeeling
+			}
+			tags = append(tags, store.NewTag{Type: typ, Name: f, FeelingID: f})
 			a.Segments = append(a.Segments, store.AnalysedSegment{Start: 0, End: len(text), Tags: tags})
 		}
 		if err := s.CommitAnalysis(ctx, a); err != nil {

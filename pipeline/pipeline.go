@@ -30,8 +30,14 @@ type Options struct {
 	ModelName string
 	// Workers is how many captures are analysed at once, each of a different user.
 	Workers int
-	// Detector runs after each committed run; nil means NoDetection.
+	// Detector runs once a user's ready captures are analysed, and within
+	// the bounds of DetectEvery and DetectAfter while more wait; nil means
+	// NoDetection.
 	Detector Detector
+	// DetectEvery is how many captures of a user are analysed at most
+	// between two detections while more wait; 0 means DefaultDetectEvery.
+	// 1 detects after every capture, as if each had been written alone.
+	DetectEvery int
 	// Poll is how often idle workers look for work they were not told of;
 	// 0 means one second.
 	Poll time.Duration
@@ -61,6 +67,8 @@ type Pipeline struct {
 	gate     *gate
 	model    Model // opts.Model, reporting to the gate
 	running  atomic.Int32
+	det      detections
+	names    nameVectors
 }
 
 // New returns a pipeline; Start starts its workers.
@@ -73,6 +81,9 @@ func New(opts Options) *Pipeline {
 	}
 	if opts.Detector == nil {
 		opts.Detector = NoDetection{}
+	}
+	if opts.DetectEvery <= 0 {
+		opts.DetectEvery = DefaultDetectEvery
 	}
 	if opts.Watcher != nil {
 		opts.Detector = watchedDetector{Detector: opts.Detector, store: opts.Store, watcher: opts.Watcher}
@@ -179,16 +190,19 @@ func (p *Pipeline) Outage() Outage { return p.gate.state() }
 
 // ProcessNext claims one ready capture and analyses it, in the caller's
 // goroutine. It reports false when no capture was ready, or when calls to
-// Ollama fail and the next probe is not due yet.
+// Ollama fail and the next probe is not due yet; detections put off (see
+// Options.DetectEvery) run then, before it returns.
 func (p *Pipeline) ProcessNext(ctx context.Context) (bool, error) {
 	ok, probe, _, _ := p.gate.admit()
 	if !ok {
+		p.detectPending(ctx, p.opts.Logger)
 		return false, nil
 	}
 	c, err := p.opts.Store.ClaimCapture(ctx)
 	if err != nil {
 		p.gate.done(probe, false)
 		if store.ErrorCode(err) == store.ENOTFOUND {
+			p.detectPending(ctx, p.opts.Logger)
 			return false, nil
 		}
 		return false, err
@@ -220,6 +234,8 @@ func (p *Pipeline) work(ctx context.Context, n int) {
 			return
 		case store.ErrorCode(err) != store.ENOTFOUND:
 			log.Error("claim capture", "error", err)
+		default:
+			p.detectPending(ctx, log)
 		}
 		timer.Reset(p.opts.Poll)
 		select {
@@ -249,7 +265,7 @@ func (p *Pipeline) process(ctx context.Context, log *slog.Logger, c *store.Captu
 		p.opts.Watcher.CaptureChanged(c) // claimed: processing
 	}
 	start := time.Now()
-	r := &runner{store: p.opts.Store, model: p.model, modelName: p.opts.ModelName, log: log, capture: c}
+	r := &runner{store: p.opts.Store, model: p.model, modelName: p.opts.ModelName, log: log, capture: c, names: &p.names}
 	a, err := r.analyse(ctx)
 	// Settling must happen even when shutdown cancelled the run.
 	settle := context.WithoutCancel(ctx)
@@ -272,7 +288,7 @@ func (p *Pipeline) process(ctx context.Context, log *slog.Logger, c *store.Captu
 		p.gate.worked()
 		log.Info("capture processed", "segments", len(a.Segments), "language", a.Language, "duration_ms", time.Since(start).Milliseconds())
 		p.captureChanged(settle, log, c.UserID, c.ID)
-		p.redetect(settle, ctx, log, c.UserID)
+		p.analysed(settle, ctx, log, c.UserID)
 	case ctx.Err() != nil:
 		p.requeue(settle, log, c, false)
 	case fault(err):
@@ -280,6 +296,7 @@ func (p *Pipeline) process(ctx context.Context, log *slog.Logger, c *store.Captu
 		// others, while the gate holds every worker back. The gate logs.
 		log.Debug("model call failed; capture back in the queue", "error", err)
 		p.requeue(settle, log, c, true)
+		p.detectPending(settle, log)
 		return true
 	case unusableRun(err) && !p.modelAnswers(ctx):
 		// The model answers nothing usable, this capture or not: a fault
@@ -289,6 +306,7 @@ func (p *Pipeline) process(ctx context.Context, log *slog.Logger, c *store.Captu
 		}
 		log.Debug("unusable answers from a model that fails a plain check too; capture back in the queue", "error", err)
 		p.requeue(settle, log, c, false)
+		p.detectPending(settle, log)
 		return true
 	default:
 		p.fail(settle, ctx, log, c, err)
@@ -317,7 +335,7 @@ func (p *Pipeline) requeue(ctx context.Context, log *slog.Logger, c *store.Captu
 }
 
 // fail marks the capture failed, which removes what earlier runs found in
-// it, and re-counts its user's patterns without it.
+// it, and re-counts its user's patterns without it when that is due.
 func (p *Pipeline) fail(settle, ctx context.Context, log *slog.Logger, c *store.Capture, reason error) {
 	log.Error("capture failed; its text is kept", "reason", reason)
 	if err := p.opts.Store.FailCapture(settle, c.ID); err != nil {
@@ -327,5 +345,5 @@ func (p *Pipeline) fail(settle, ctx context.Context, log *slog.Logger, c *store.
 		return
 	}
 	p.captureChanged(settle, log, c.UserID, c.ID)
-	p.redetect(settle, ctx, log, c.UserID)
+	p.analysed(settle, ctx, log, c.UserID)
 }

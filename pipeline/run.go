@@ -22,6 +22,7 @@ type runner struct {
 	log        *slog.Logger
 	capture    *store.Capture
 	categories map[store.TagType][]store.Category
+	names      *nameVectors // the embeddings of names kept between runs; nil reads the store's
 }
 
 // call makes one model call, retrying at once while the answer is unusable

@@ -20,14 +20,11 @@ func (s *Store) CategoryValences(ctx context.Context, userID string, ids []strin
 	for _, id := range ids {
 		args = append(args, id)
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT t.category_id, sum(f.valence > 0), sum(f.valence < 0)
-		FROM tags t
-		JOIN segment_tags st ON st.tag_id = t.id
-		JOIN segment_tags sf ON sf.segment_id = st.segment_id
-		JOIN tags ft ON ft.id = sf.tag_id
-		JOIN feelings f ON f.id = ft.feeling_id
-		WHERE t.user_id = ? AND t.category_id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)
-		GROUP BY t.category_id`, args...)
+	// The pairs are counted as situations are written (category_valences),
+	// not read from the journal here.
+	rows, err := s.read.QueryContext(ctx, `SELECT v.category_id, v.pleasant, v.unpleasant
+		FROM category_valences v JOIN categories c ON c.id = v.category_id
+		WHERE c.user_id = ? AND v.category_id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)`, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -37,6 +37,16 @@ func (s *Store) ClaimCapture(ctx context.Context) (*Capture, error) {
 	return c, err
 }
 
+// HasReadyCapture reports whether the user has a capture in the queue that
+// is ready to be claimed now. The queue's index is walked (+user_id keeps
+// SQLite off the user's index, which would walk their whole journal).
+func (s *Store) HasReadyCapture(ctx context.Context, userID string) (bool, error) {
+	var ready bool
+	err := s.read.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM captures WHERE status = 'queued' AND available_at <= ? AND +user_id = ?)`,
+		FormatTime(s.Now()), userID).Scan(&ready)
+	return ready, err
+}
+
 // RequeueProcessing puts every processing capture back in the queue: run at
 // start, when any processing capture was left by a run that died with the
 // process. It returns how many there were.
@@ -206,9 +216,13 @@ func (s *Store) CommitAnalysis(ctx context.Context, a *Analysis) error {
 			return err
 		}
 		// A capture analysed again starts from nothing.
-		if _, err := tx.ExecContext(ctx, `DELETE FROM segments WHERE capture_id = ?`, a.CaptureID); err != nil {
+		res, err = tx.ExecContext(ctx, `DELETE FROM segments WHERE capture_id = ?`, a.CaptureID)
+		if err != nil {
 			return err
 		}
+		// Only segments removed leave tags without segments: a first run
+		// has none to prune, and the sweep over the user's tags is skipped.
+		again, _ := res.RowsAffected()
 		newCategories := map[string]string{} // kind+name -> id
 		for i, sg := range a.Segments {
 			if sg.Start < 0 || sg.End > len(a.Translated) || sg.Start >= sg.End {
@@ -237,6 +251,9 @@ func (s *Store) CommitAnalysis(ctx context.Context, a *Analysis) error {
 			if _, err := tx.ExecContext(ctx, `UPDATE segments SET tag_ids = ? WHERE id = ?`, strings.Join(ids, ","), segID); err != nil {
 				return err
 			}
+		}
+		if again == 0 {
+			return nil
 		}
 		return pruneOrphans(ctx, tx, a.UserID)
 	})

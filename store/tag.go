@@ -111,8 +111,9 @@ func (s *Store) Feelings(ctx context.Context) ([]Feeling, error) {
 func (s *Store) Tags(ctx context.Context, userID string, types ...TagType) ([]Tag, error) {
 	marks, args := typeArgs(userID, types)
 	rows, err := s.read.QueryContext(ctx, `SELECT `+tagColumns+` FROM tags t LEFT JOIN categories c ON c.id = t.category_id
+		LEFT JOIN tag_uses u ON u.tag_id = t.id
 		WHERE t.user_id = ? AND t.type IN (`+marks+`)
-		ORDER BY (SELECT count(*) FROM segment_tags st WHERE st.tag_id = t.id) DESC, t.name`, args...)
+		ORDER BY coalesce(u.uses, 0) DESC, t.name`, args...)
 	if err != nil {
 		return nil, err
 	}
