@@ -100,7 +100,10 @@ func TestOneUsersDetectionNeverRunsTwiceAtOnce(t *testing.T) {
 	// runs: it asks for another run rather than running one beside it.
 	e.waitStatus(e.capture("My boss criticised my report again.").ID, store.StatusProcessed)
 	close(det.block)
-	seen := func() string { runs, most, saw := det.state(); return fmt.Sprintf("%d runs, %d at most at once, saw %v", runs, most, saw) }
+	seen := func() string {
+		runs, most, saw := det.state()
+		return fmt.Sprintf("%d runs, %d at most at once, saw %v", runs, most, saw)
+	}
 	wait.Eventually(t, 30*time.Second, "a second detection after the first", func() bool { runs, _, _ := det.state(); return runs == 2 }, seen)
 	if _, most, saw := det.state(); most != 1 || saw[1] != 0 {
 		t.Fatalf("%s; want one at a time, the second after both entries", seen())
