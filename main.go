@@ -119,7 +119,8 @@ type Main struct {
 	// a new database; the others refuse to run without one.
 	mayCreateDB bool
 
-	ops opsParts // metrics and scheduled backups, while serving
+	ops   opsParts  // metrics and scheduled backups, while serving
+	hooks hookParts // webhook deliveries, while serving
 
 	notify       *notifier // systemd's notify socket, while serving under it
 	stopWatchdog func()
@@ -213,6 +214,7 @@ func (m *Main) serve(ctx context.Context) error {
 		return err
 	}
 	m.events = journal.NewEvents()
+	m.newNotifier()
 	m.newMetrics()
 	p, ollama, err := m.newPipeline(m.Logger)
 	if err != nil {
@@ -256,6 +258,7 @@ func (m *Main) serve(ctx context.Context) error {
 		TrustedProxies:  proxies, // checked by Validate
 		Events:          m.events,
 		Metrics:         m.ops.metrics,
+		Notifier:        m.hooks.notifier,
 	})
 	srv.Mount(web.New(web.Options{Store: m.store, Accounts: srv, Analyser: m.pipeline, Events: m.events, Health: reporter, Logger: m.Logger,
 		MailLogs: m.Config.Mail.SMTPHost == "", Importer: srv.Importer(), NoMailedLinks: m.Config.BaseURL() == "",
@@ -289,6 +292,7 @@ func (m *Main) serve(ctx context.Context) error {
 	m.Logger.Info("recur is listening", "url", localURL(ln.Addr()), "api_docs", docs+"/api/docs/api",
 		"data_dir", m.Config.Storage.DataDir, "version", version)
 	m.startNotify()
+	m.startDeliveries()
 	m.reportOllama(ctx, ollama)
 	return nil
 }
@@ -317,6 +321,7 @@ func (m *Main) Close() error {
 		m.api = nil
 	}
 	m.stopJobs()
+	m.stopDeliveries()
 	if m.pipeline != nil {
 		m.pipeline.Stop()
 		m.pipeline = nil

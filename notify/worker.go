@@ -1,0 +1,108 @@
+package notify
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/recur-journal/recur/store"
+)
+
+// Backoff is how long a failed delivery waits before each next attempt;
+// after the last it is given up as failed, so a delivery gets
+// len(Backoff)+1 attempts over about seven hours.
+var Backoff = []time.Duration{30 * time.Second, 2 * time.Minute, 10 * time.Minute, time.Hour, 6 * time.Hour}
+
+// deliveryBatch is how many due deliveries one pass reads at a time.
+const deliveryBatch = 50
+
+// idleWait is the longest the worker sleeps when nothing is due: events
+// wake it sooner, and so does the earliest retry.
+const idleWait = time.Minute
+
+// Run delivers due events until ctx ends: at once, whenever an event is
+// recorded, and when the earliest retry falls due.
+func (n *Notifier) Run(ctx context.Context) {
+	log := n.opts.Logger.With("part", "notify")
+	for {
+		if _, err := n.Work(ctx); err != nil && ctx.Err() == nil {
+			log.Error("deliver events", "error", err)
+		}
+		wait := idleWait
+		if next, err := n.opts.Store.NextDeliveryAt(ctx); err == nil && next != nil {
+			wait = min(max(next.Sub(n.opts.Now()), 0), idleWait)
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-n.wake:
+		case <-t.C:
+		}
+		t.Stop()
+	}
+}
+
+// Work makes one attempt at every delivery due by the clock and returns
+// how many it attempted.
+func (n *Notifier) Work(ctx context.Context) (int, error) {
+	done := 0
+	for {
+		due, err := n.opts.Store.DueDeliveries(ctx, n.opts.Now(), deliveryBatch)
+		if err != nil {
+			return done, err
+		}
+		for i := range due {
+			if err := n.deliver(ctx, &due[i]); err != nil && store.ErrorCode(err) != store.ENOTFOUND {
+				return done, err
+			}
+			done++
+		}
+		if len(due) < deliveryBatch {
+			return done, nil
+		}
+	}
+}
+
+// deliver makes one attempt at d and records its outcome.
+func (n *Notifier) deliver(ctx context.Context, d *store.Delivery) error {
+	status, err := n.post(ctx, d.URL, d.Secret, []byte(d.Body))
+	if err != nil && ctx.Err() != nil {
+		return nil // shutting down: the attempt does not count, and is made after the next start
+	}
+	a := store.Attempt{Status: status}
+	if err != nil {
+		a.Err = err.Error()
+		if d.Attempts < len(Backoff) {
+			a.Next = n.opts.Now().Add(Backoff[d.Attempts])
+		}
+		n.opts.Logger.Info("webhook delivery failed", "part", "notify", "delivery_id", d.ID, "attempt", d.Attempts+1, "error", err)
+	}
+	return n.opts.Store.RecordAttempt(context.WithoutCancel(ctx), d.ID, a)
+}
+
+// post sends body to url signed with secret, and returns the answer's
+// status. Anything but a 2xx answer is an error.
+func (n *Notifier) post(ctx context.Context, url, secret string, body []byte) (int, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "Recur-Webhooks/1")
+	req.Header.Set(SignatureHeader, Sign(secret, n.opts.Now(), body))
+	res, err := n.client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer res.Body.Close()
+	io.Copy(io.Discard, io.LimitReader(res.Body, maxResponseBytes))
+	if res.StatusCode < 200 || res.StatusCode > 299 {
+		return res.StatusCode, fmt.Errorf("the receiver answered %s", res.Status)
+	}
+	return res.StatusCode, nil
+}
