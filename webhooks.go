@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 
 	"github.com/recur-journal/recur/notify"
+	"github.com/recur-journal/recur/server/mail"
 )
 
-// hookParts are the webhook notifier and its delivery worker, while serving.
+// hookParts are the notifier of webhooks, ntfy and mail channels and its
+// delivery worker, while serving.
 type hookParts struct {
 	notifier *notify.Notifier
 	stop     context.CancelFunc
@@ -17,7 +20,19 @@ type hookParts struct {
 // the pipeline that tells it of them.
 func (m *Main) newNotifier() {
 	m.hooks.notifier = notify.New(notify.Options{Store: m.store, Logger: m.Logger.With("part", "notify"),
-		AllowPrivateTargets: m.Config.Notify.AllowPrivateTargets, Now: m.Now})
+		AllowPrivateTargets: m.Config.Notify.AllowPrivateTargets, Now: m.Now, Mailer: channelMail{m}})
+}
+
+// channelMail sends the mail of mail channels through the configured
+// sender (the log when no SMTP server is set), as it is at the time.
+type channelMail struct{ m *Main }
+
+// SendMail implements notify.Mailer.
+func (c channelMail) SendMail(ctx context.Context, msg notify.Mail) error {
+	if c.m.sender == nil {
+		return errors.New("mail is not set up yet")
+	}
+	return c.m.sender.Send(ctx, mail.Message{To: msg.To, Subject: msg.Subject, Text: msg.Text, HTML: msg.HTML})
 }
 
 // startDeliveries starts the worker that delivers recorded events.

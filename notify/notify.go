@@ -34,6 +34,8 @@ const (
 	PatternReopened  = "pattern.reopened"
 	PatternClosed    = "pattern.closed"
 	ReviewReady      = "review.ready"
+	// Test is sent by "send a test notification" to one channel only.
+	Test = "test"
 )
 
 // EventTypes lists every event type, in the order the documentation gives them.
@@ -41,7 +43,7 @@ var EventTypes = []string{CaptureProcessed, CaptureFailed, PatternDetected, Patt
 
 // Limits on what one user may make Recur send.
 const (
-	MaxWebhooks            = 10  // webhooks per user
+	MaxChannels            = 10  // channels per user: webhooks, ntfy topics and mail together
 	MaxDeliveriesPerHour   = 300 // deliveries per user in any hour; beyond it they are dropped and logged
 	SignatureHeader        = "Recur-Signature"
 	maxResponseBytes       = 4 << 10
@@ -64,6 +66,18 @@ type Options struct {
 	Now func() time.Time
 	// Timeout bounds each delivery; 0 means 10 seconds.
 	Timeout time.Duration
+	// Mailer sends the mail of mail channels; nil fails each such delivery.
+	Mailer Mailer
+}
+
+// Mail is a notification by mail, in plain text and HTML.
+type Mail struct {
+	To, Subject, Text, HTML string
+}
+
+// Mailer sends a mail now, saying whether it went.
+type Mailer interface {
+	SendMail(ctx context.Context, m Mail) error
 }
 
 // Notifier registers channels, records events in the outbox and delivers
@@ -91,7 +105,7 @@ func New(opts Options) *Notifier {
 // NewWebhook is a webhook as its registration answers it: with its secret,
 // which is shown this once.
 type NewWebhook struct {
-	store.Webhook
+	store.Channel
 	GeneratedSecret bool
 }
 
@@ -106,7 +120,7 @@ func (n *Notifier) CreateWebhook(ctx context.Context, userID, rawURL string, eve
 	if err := checkTarget(ctx, rawURL, n.opts.AllowPrivateTargets); err != nil {
 		return nil, err
 	}
-	w := &NewWebhook{Webhook: store.Webhook{UserID: userID, URL: strings.TrimSpace(rawURL), Events: events}}
+	w := &NewWebhook{Channel: store.Channel{UserID: userID, Kind: store.ChannelWebhook, URL: strings.TrimSpace(rawURL), Events: events}}
 	if secret != nil {
 		if l := len(*secret); l < webhookSecretMinLength || l > webhookSecretMaxLength {
 			return nil, store.Invalid("secret", "The secret must be %d to %d characters long.", webhookSecretMinLength, webhookSecretMaxLength)
@@ -117,10 +131,42 @@ func (n *Notifier) CreateWebhook(ctx context.Context, userID, rawURL string, eve
 		rand.Read(b)
 		w.Secret, w.GeneratedSecret = "whsec_"+hex.EncodeToString(b), true
 	}
-	if err := n.opts.Store.CreateWebhook(ctx, &w.Webhook, MaxWebhooks); err != nil {
+	if err := n.opts.Store.CreateChannel(ctx, &w.Channel, MaxChannels); err != nil {
 		return nil, err
 	}
 	return w, nil
+}
+
+// CreateChannel checks and stores an ntfy or mail channel for the user:
+// ntfy posts to the topic at rawURL (with token, when given, as its access
+// token), under the same rule on private targets as webhooks; mail goes
+// to the account's address and takes no URL. It returns EINVALID naming
+// kind, url, token or events.
+func (n *Notifier) CreateChannel(ctx context.Context, userID, kind, rawURL, token string, events []string) (*store.Channel, error) {
+	if err := checkEvents(events); err != nil {
+		return nil, err
+	}
+	c := &store.Channel{UserID: userID, Kind: kind, Events: events}
+	switch kind {
+	case store.ChannelNtfy:
+		if err := checkTarget(ctx, rawURL, n.opts.AllowPrivateTargets); err != nil {
+			return nil, err
+		}
+		if len(token) > webhookSecretMaxLength {
+			return nil, store.Invalid("token", "The token may not be longer than %d characters.", webhookSecretMaxLength)
+		}
+		c.URL, c.Token = strings.TrimSpace(rawURL), token
+	case store.ChannelMail:
+		if rawURL != "" || token != "" {
+			return nil, store.Invalid("url", "A mail channel goes to the account's own address and takes no url or token.")
+		}
+	default:
+		return nil, store.Invalid("kind", "The kind must be ntfy or mail; webhooks are registered at /webhooks.")
+	}
+	if err := n.opts.Store.CreateChannel(ctx, c, MaxChannels); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 func checkEvents(events []string) error {
@@ -140,6 +186,27 @@ func checkEvents(events []string) error {
 // the worker. An error is logged, never returned: an event that cannot be
 // recorded must not fail the work that caused it.
 func (n *Notifier) Emit(ctx context.Context, userID, typ string, data any) {
+	n.emit(ctx, store.OutboxEvent{UserID: userID, Type: typ}, data)
+}
+
+// SendTest sends a test event to the user's channel of one of the kinds
+// alone. It returns ENOTFOUND for another user's channel, or one of
+// another kind.
+func (n *Notifier) SendTest(ctx context.Context, userID string, kinds []string, channelID string) error {
+	c, err := n.opts.Store.FindChannel(ctx, userID, channelID)
+	if err != nil {
+		return err
+	}
+	if !slices.Contains(kinds, c.Kind) {
+		return store.NotFound("Channel")
+	}
+	n.emit(ctx, store.OutboxEvent{UserID: userID, Type: Test, ChannelID: c.ID}, map[string]string{"channel_id": c.ID})
+	return nil
+}
+
+// emit records ev with data as its data and wakes the worker.
+func (n *Notifier) emit(ctx context.Context, ev store.OutboxEvent, data any) {
+	userID, typ := ev.UserID, ev.Type
 	now := n.opts.Now().UTC()
 	id := uuid.Must(uuid.NewV7()).String()
 	body, err := json.Marshal(struct {
@@ -152,7 +219,8 @@ func (n *Notifier) Emit(ctx context.Context, userID, typ string, data any) {
 		n.opts.Logger.Error("encode event", "type", typ, "error", err)
 		return
 	}
-	queued, err := n.opts.Store.EnqueueEvent(context.WithoutCancel(ctx), store.OutboxEvent{ID: id, UserID: userID, Type: typ, Body: string(body)}, MaxDeliveriesPerHour)
+	ev.ID, ev.Body = id, string(body)
+	queued, err := n.opts.Store.EnqueueEvent(context.WithoutCancel(ctx), ev, MaxDeliveriesPerHour)
 	if err != nil {
 		n.opts.Logger.Error("record event", "type", typ, "user_id", userID, "error", err)
 		return

@@ -20,18 +20,18 @@ func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)
 
 // hookTo stores a webhook straight into the store, past the checks of
 // CreateWebhook, as a name that resolved elsewhere at registration would.
-func hookTo(t *testing.T, s *store.Store, u *store.User, url string, events ...string) *store.Webhook {
+func hookTo(t *testing.T, s *store.Store, u *store.User, url string, events ...string) *store.Channel {
 	t.Helper()
-	w := &store.Webhook{UserID: u.ID, URL: url, Events: events, Secret: "the receiver's secret"}
-	if err := s.CreateWebhook(context.Background(), w, notify.MaxWebhooks); err != nil {
+	w := &store.Channel{UserID: u.ID, Kind: store.ChannelWebhook, URL: url, Events: events, Secret: "the receiver's secret"}
+	if err := s.CreateChannel(context.Background(), w, notify.MaxChannels); err != nil {
 		t.Fatal(err)
 	}
 	return w
 }
 
-func deliveries(t *testing.T, s *store.Store, u *store.User, w *store.Webhook) []store.Delivery {
+func deliveries(t *testing.T, s *store.Store, u *store.User, w *store.Channel) []store.Delivery {
 	t.Helper()
-	list, _, err := s.ListDeliveries(context.Background(), u.ID, w.ID, store.Page{Page: 1, Limit: 100})
+	list, _, err := s.ListDeliveries(context.Background(), u.ID, []string{w.Kind}, w.ID, store.Page{Page: 1, Limit: 100})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,9 +3,12 @@ package notify
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"html"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/recur-journal/recur/store"
@@ -70,7 +73,7 @@ func (n *Notifier) Work(ctx context.Context) (int, error) {
 
 // deliver makes one attempt at d and records its outcome.
 func (n *Notifier) deliver(ctx context.Context, d *store.Delivery) error {
-	status, err := n.post(ctx, d.URL, d.Secret, []byte(d.Body))
+	status, err := n.send(ctx, d)
 	if err != nil && ctx.Err() != nil {
 		return nil // shutting down: the attempt does not count, and is made after the next start
 	}
@@ -85,16 +88,49 @@ func (n *Notifier) deliver(ctx context.Context, d *store.Delivery) error {
 	return n.opts.Store.RecordAttempt(context.WithoutCancel(ctx), d.ID, a)
 }
 
-// post sends body to url signed with secret, and returns the answer's
-// status. Anything but a 2xx answer is an error.
-func (n *Notifier) post(ctx context.Context, url, secret string, body []byte) (int, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return 0, err
+// send makes one attempt at d on its channel and returns the answer's
+// HTTP status, if any.
+func (n *Notifier) send(ctx context.Context, d *store.Delivery) (int, error) {
+	body := []byte(d.Body)
+	switch d.Kind {
+	case store.ChannelWebhook:
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.URL, bytes.NewReader(body))
+		if err != nil {
+			return 0, err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set(SignatureHeader, Sign(d.Secret, n.opts.Now(), body))
+		return n.do(req)
+	case store.ChannelNtfy:
+		msg := Describe(body)
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.URL, strings.NewReader(msg.Text))
+		if err != nil {
+			return 0, err
+		}
+		req.Header.Set("Title", msg.Title)
+		req.Header.Set("Tags", msg.Tag)
+		if msg.Urgent {
+			req.Header.Set("Priority", "high")
+		}
+		if d.Token != "" {
+			req.Header.Set("Authorization", "Bearer "+d.Token)
+		}
+		return n.do(req)
+	case store.ChannelMail:
+		if n.opts.Mailer == nil {
+			return 0, errors.New("this server sends no mail")
+		}
+		msg := Describe(body)
+		return 0, n.opts.Mailer.SendMail(ctx, Mail{To: d.Email, Subject: msg.Title, Text: msg.Text + "\n",
+			HTML: "<p>" + html.EscapeString(msg.Text) + "</p>\n"})
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("User-Agent", "Recur-Webhooks/1")
-	req.Header.Set(SignatureHeader, Sign(secret, n.opts.Now(), body))
+	return 0, fmt.Errorf("unknown channel kind %q", d.Kind)
+}
+
+// do sends req and returns the answer's status. Anything but a 2xx answer
+// is an error.
+func (n *Notifier) do(req *http.Request) (int, error) {
+	req.Header.Set("User-Agent", "Recur-Notify/1")
 	res, err := n.client.Do(req)
 	if err != nil {
 		return 0, err

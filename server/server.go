@@ -202,6 +202,7 @@ func New(opts Options) *Server {
 	s.registerImports()
 	s.registerApps()
 	s.registerWebhooks()
+	s.registerChannels()
 	s.registerPushTokens()
 	s.registerBrowserSessions()
 	s.registerTokens()

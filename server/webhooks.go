@@ -28,11 +28,11 @@ type NewWebhook struct {
 	Secret string `json:"secret" doc:"The secret that signs deliveries: check each one's Recur-Signature header, t=<unix seconds>,v1=<hex HMAC-SHA256 of \"<t>.<body>\" keyed with it>. Shown only in this answer."`
 }
 
-// WebhookDelivery is one event sent, or being sent, to a webhook.
+// WebhookDelivery is one event sent, or being sent, to a webhook or another channel.
 type WebhookDelivery struct {
 	ID             string          `json:"id" format:"uuid" doc:"The delivery's id."`
 	EventID        string          `json:"event_id" format:"uuid" doc:"The event's id, the body's id: the same event reaches each webhook with the same id."`
-	EventType      string          `json:"event_type" doc:"The event's type."`
+	EventType      string          `json:"event_type" doc:"The event's type, or test for a test notification."`
 	State          string          `json:"state" enum:"pending,delivered,failed,dropped" doc:"pending: waiting for its first or next attempt; delivered: answered with a 2xx status; failed: every attempt failed; dropped: over the account's hourly limit, never sent."`
 	Attempts       int             `json:"attempts" minimum:"0" doc:"How many attempts were made."`
 	NextAttemptAt  *Timestamp      `json:"next_attempt_at" nullable:"true" doc:"When the next attempt is due; null unless pending."`
@@ -43,7 +43,10 @@ type WebhookDelivery struct {
 	UpdatedAt      Timestamp       `json:"updated_at" doc:"When the delivery last changed."`
 }
 
-func newWebhook(w *store.Webhook) Webhook {
+// webhookKinds are the channels the webhook routes see.
+var webhookKinds = []string{store.ChannelWebhook}
+
+func newWebhook(w *store.Channel) Webhook {
 	return Webhook{ID: w.ID, URL: w.URL, Events: w.Events, CreatedAt: Timestamp(w.CreatedAt)}
 }
 
@@ -78,7 +81,7 @@ func (s *Server) registerWebhooks() {
 	o.Description += " The answer carries the secret that signs deliveries; it is never shown again." +
 		" A URL whose host is or resolves to a loopback, private or link-local address is refused (422) unless the server's owner sets" +
 		" `[notify] allow_private_targets = true`; the address is checked again at every delivery, redirects included." +
-		" An account may have at most 10 webhooks and 300 deliveries an hour (beyond it, deliveries are logged as dropped)." +
+		" An account may have at most 10 channels (webhooks, ntfy topics and mail together) and 300 deliveries an hour (beyond it, deliveries are logged as dropped)." +
 		" A failed delivery (no answer, or not 2xx within 10 seconds) is tried again after 30 s, 2 min, 10 min, 1 h and 6 h."
 	huma.Register(s.api, o, s.createWebhook)
 
@@ -90,10 +93,16 @@ func (s *Server) registerWebhooks() {
 	huma.Register(s.api, op(http.MethodGet, "/webhooks/{webhook}/deliveries", "list-webhook-deliveries", webhooksTag.Name,
 		"List a webhook's deliveries, newest first", scopeSettingsRead,
 		http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusUnprocessableEntity), s.listWebhookDeliveries)
+
+	o = op(http.MethodPost, "/webhooks/{webhook}/tests", "test-webhook", webhooksTag.Name, "Send a test event to a webhook",
+		scopeSettingsWrite, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound)
+	o.DefaultStatus = http.StatusAccepted
+	o.Description += " A delivery of type `test` goes to this webhook alone, whatever events it asked for; its delivery log says how it went."
+	huma.Register(s.api, o, s.testWebhook)
 }
 
 func (s *Server) listWebhooks(ctx context.Context, in *listWebhooksInput) (*struct{ Body List[Webhook] }, error) {
-	list, total, err := s.opts.Store.ListWebhooks(ctx, current(ctx).User.ID, in.store())
+	list, total, err := s.opts.Store.ListChannels(ctx, current(ctx).User.ID, webhookKinds, in.store())
 	if err != nil {
 		return nil, err
 	}
@@ -109,18 +118,23 @@ func (s *Server) createWebhook(ctx context.Context, in *createWebhookInput) (*st
 	if err != nil {
 		return nil, err
 	}
-	return one(NewWebhook{Webhook: newWebhook(&w.Webhook), Secret: w.Secret}), nil
+	return one(NewWebhook{Webhook: newWebhook(&w.Channel), Secret: w.Secret}), nil
 }
 
 func (s *Server) deleteWebhook(ctx context.Context, in *webhookInput) (*struct{}, error) {
-	return nil, s.opts.Store.DeleteWebhook(ctx, current(ctx).User.ID, in.Webhook)
+	return nil, s.opts.Store.DeleteChannel(ctx, current(ctx).User.ID, webhookKinds, in.Webhook)
 }
 
 func (s *Server) listWebhookDeliveries(ctx context.Context, in *listDeliveriesInput) (*struct{ Body List[WebhookDelivery] }, error) {
-	list, total, err := s.opts.Store.ListDeliveries(ctx, current(ctx).User.ID, in.Webhook, in.store())
+	list, total, err := s.opts.Store.ListDeliveries(ctx, current(ctx).User.ID, webhookKinds, in.Webhook, in.store())
 	if err != nil {
 		return nil, err
 	}
+	out := newDeliveries(list)
+	return newList(out, total, in.PageParams, link(ctx, "/webhooks/"+in.Webhook+"/deliveries")), nil
+}
+
+func newDeliveries(list []store.Delivery) []WebhookDelivery {
 	out := make([]WebhookDelivery, len(list))
 	for i, d := range list {
 		out[i] = WebhookDelivery{ID: d.ID, EventID: d.EventID, EventType: d.EventType, State: d.State, Attempts: d.Attempts,
@@ -130,5 +144,9 @@ func (s *Server) listWebhookDeliveries(ctx context.Context, in *listDeliveriesIn
 			out[i].Error = &d.LastError
 		}
 	}
-	return newList(out, total, in.PageParams, link(ctx, "/webhooks/"+in.Webhook+"/deliveries")), nil
+	return out
+}
+
+func (s *Server) testWebhook(ctx context.Context, in *webhookInput) (*struct{}, error) {
+	return nil, s.opts.Notifier.SendTest(ctx, current(ctx).User.ID, webhookKinds, in.Webhook)
 }

@@ -66,15 +66,15 @@ func TestWebhooks(t *testing.T) {
 		{name: "ErrDeleteGone", method: "DELETE", path: "/api/webhooks/" + id, token: h.tokenA, status: 404},
 	})
 	t.Run("ErrTooMany", func(t *testing.T) {
-		for i := range notify.MaxWebhooks {
+		for i := range notify.MaxChannels {
 			res := h.do("POST", "/api/webhooks", h.tokenB, map[string]any{"url": fmt.Sprintf("https://93.184.215.14/%d", i), "events": []string{"review.ready"}})
 			if res.Status != 201 {
 				t.Fatalf("webhook %d: %d %s", i+1, res.Status, res.Body)
 			}
 		}
 		res := h.do("POST", "/api/webhooks", h.tokenB, map[string]any{"url": "https://93.184.215.14/over", "events": []string{"review.ready"}})
-		if res.Status != 422 || !strings.Contains(string(res.Body), "at most 10 webhooks") {
-			t.Fatalf("webhook %d: %d %s", notify.MaxWebhooks+1, res.Status, res.Body)
+		if res.Status != 422 || !strings.Contains(string(res.Body), "at most 10 notification channels") {
+			t.Fatalf("webhook %d: %d %s", notify.MaxChannels+1, res.Status, res.Body)
 		}
 	})
 }

@@ -7,10 +7,10 @@ import (
 	"time"
 )
 
-// Delivery is one event on its way to one webhook, and what became of it.
+// Delivery is one event on its way to one channel, and what became of it.
 type Delivery struct {
 	ID             string
-	WebhookID      string
+	ChannelID      string
 	UserID         string
 	EventID        string
 	EventType      string
@@ -23,21 +23,27 @@ type Delivery struct {
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
 
-	// Of the webhook, for sending.
+	// Of the channel and its user, for sending.
+	Kind   string // the channel's kind
 	URL    string
+	Token  string
 	Secret string
+	Email  string // the user's address, for mail
 }
 
-// OutboxEvent is an event to deliver to every webhook of its user that
+// OutboxEvent is an event to deliver to every channel of its user that
 // wants its type.
 type OutboxEvent struct {
 	ID     string
 	UserID string
 	Type   string
-	Body   string // the JSON every webhook receives
+	Body   string // the JSON every channel is sent
+	// ChannelID, when set, sends the event to that channel alone, whatever
+	// events it asked for (a test notification).
+	ChannelID string
 }
 
-// EnqueueEvent puts ev in the outbox once for each of its user's webhooks
+// EnqueueEvent puts ev in the outbox once for each of its user's channels
 // that wants its type, due now. Beyond hourlyLimit deliveries made for
 // the user in the last hour, the rows are written as dropped, so the log
 // says what was not sent. It returns how many were queued to be sent.
@@ -46,11 +52,11 @@ func (s *Store) EnqueueEvent(ctx context.Context, ev OutboxEvent, hourlyLimit in
 	err := s.update(ctx, func(tx *sql.Tx) error {
 		now := s.Now()
 		var recent int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM webhook_deliveries WHERE user_id = ? AND created_at > ? AND state != ?`,
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM channel_deliveries WHERE user_id = ? AND created_at > ? AND state != ?`,
 			ev.UserID, FormatTime(now.Add(-time.Hour)), DeliveryDropped).Scan(&recent); err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT id, events FROM webhooks WHERE user_id = ?`, ev.UserID)
+		rows, err := tx.QueryContext(ctx, `SELECT id, events FROM channels WHERE user_id = ?`, ev.UserID)
 		if err != nil {
 			return err
 		}
@@ -61,7 +67,7 @@ func (s *Store) EnqueueEvent(ctx context.Context, ev OutboxEvent, hourlyLimit in
 				rows.Close()
 				return err
 			}
-			if wants(events, ev.Type) {
+			if (ev.ChannelID == "" && wants(events, ev.Type)) || id == ev.ChannelID {
 				ids = append(ids, id)
 			}
 		}
@@ -77,7 +83,7 @@ func (s *Store) EnqueueEvent(ctx context.Context, ev OutboxEvent, hourlyLimit in
 				recent++
 				queued++
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO webhook_deliveries (id, webhook_id, user_id, event_id, event_type, body, state,
+			if _, err := tx.ExecContext(ctx, `INSERT INTO channel_deliveries (id, channel_id, user_id, event_id, event_type, body, state,
 				next_attempt_at, last_error, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 				newID(), id, ev.UserID, ev.ID, ev.Type, ev.Body, state, next, lastErr, FormatTime(now), FormatTime(now)); err != nil {
 				return err
@@ -88,15 +94,15 @@ func (s *Store) EnqueueEvent(ctx context.Context, ev OutboxEvent, hourlyLimit in
 	return queued, err
 }
 
-const deliveryColumns = `d.id, d.webhook_id, d.user_id, d.event_id, d.event_type, d.body, d.state, d.attempts, d.next_attempt_at,
-	d.response_status, coalesce(d.last_error, ''), d.created_at, d.updated_at, w.url, w.secret`
-const deliveryFrom = ` FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id`
+const deliveryColumns = `d.id, d.channel_id, d.user_id, d.event_id, d.event_type, d.body, d.state, d.attempts, d.next_attempt_at,
+	d.response_status, coalesce(d.last_error, ''), d.created_at, d.updated_at, w.kind, w.url, w.token, w.secret, u.email`
+const deliveryFrom = ` FROM channel_deliveries d JOIN channels w ON w.id = d.channel_id JOIN users u ON u.id = d.user_id`
 
 func scanDelivery(row interface{ Scan(...any) error }) (*Delivery, error) {
 	var d Delivery
 	var status sql.NullInt64
-	err := row.Scan(&d.ID, &d.WebhookID, &d.UserID, &d.EventID, &d.EventType, &d.Body, &d.State, &d.Attempts, dbNullTime{&d.NextAttemptAt},
-		&status, &d.LastError, dbTime{&d.CreatedAt}, dbTime{&d.UpdatedAt}, &d.URL, &d.Secret)
+	err := row.Scan(&d.ID, &d.ChannelID, &d.UserID, &d.EventID, &d.EventType, &d.Body, &d.State, &d.Attempts, dbNullTime{&d.NextAttemptAt},
+		&status, &d.LastError, dbTime{&d.CreatedAt}, dbTime{&d.UpdatedAt}, &d.Kind, &d.URL, &d.Token, &d.Secret, &d.Email)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, NotFound("Delivery")
 	} else if err != nil {
@@ -137,7 +143,7 @@ func (s *Store) DueDeliveries(ctx context.Context, now time.Time, limit int) ([]
 func (s *Store) NextDeliveryAt(ctx context.Context) (*time.Time, error) {
 	var next *time.Time
 	err := s.view(ctx, func(tx *sql.Tx) error {
-		return tx.QueryRowContext(ctx, `SELECT min(next_attempt_at) FROM webhook_deliveries WHERE state = ?`, DeliveryPending).
+		return tx.QueryRowContext(ctx, `SELECT min(next_attempt_at) FROM channel_deliveries WHERE state = ?`, DeliveryPending).
 			Scan(dbNullTime{&next})
 	})
 	return next, err
@@ -152,7 +158,7 @@ type Attempt struct {
 
 // RecordAttempt notes an attempt at the delivery: delivered when a.Err is
 // empty, pending again until a.Next when it is set, failed otherwise. It
-// returns ENOTFOUND when the delivery is gone (its webhook was deleted).
+// returns ENOTFOUND when the delivery is gone (its channel was deleted).
 func (s *Store) RecordAttempt(ctx context.Context, id string, a Attempt) error {
 	state, next := DeliveryDelivered, any(nil)
 	switch {
@@ -170,7 +176,7 @@ func (s *Store) RecordAttempt(ctx context.Context, id string, a Attempt) error {
 		lastErr = a.Err
 	}
 	return s.update(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET state = ?, attempts = attempts + 1, next_attempt_at = ?,
+		res, err := tx.ExecContext(ctx, `UPDATE channel_deliveries SET state = ?, attempts = attempts + 1, next_attempt_at = ?,
 			response_status = ?, last_error = ?, updated_at = ? WHERE id = ?`, state, next, status, lastErr, FormatTime(s.Now()), id)
 		if err != nil {
 			return err
@@ -182,22 +188,23 @@ func (s *Store) RecordAttempt(ctx context.Context, id string, a Attempt) error {
 	})
 }
 
-// ListDeliveries returns a page of the deliveries of the user's webhook,
-// newest first, and how many there are. Another user's webhook is
+// ListDeliveries returns a page of the deliveries of the user's channel,
+// newest first, and how many there are. Another user's channel is
 // ENOTFOUND.
-func (s *Store) ListDeliveries(ctx context.Context, userID, webhookID string, p Page) ([]Delivery, int, error) {
+func (s *Store) ListDeliveries(ctx context.Context, userID string, kinds []string, channelID string, p Page) ([]Delivery, int, error) {
 	var list []Delivery
 	var total int
 	err := s.view(ctx, func(tx *sql.Tx) (err error) {
 		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM webhooks WHERE id = ? AND user_id = ?`, webhookID, userID).Scan(&n); err != nil {
+		cond, args := kindIn(kinds)
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM channels WHERE id = ? AND user_id = ?`+cond, append([]any{channelID, userID}, args...)...).Scan(&n); err != nil {
 			return err
 		}
 		if n == 0 {
-			return NotFound("Webhook")
+			return NotFound("Channel")
 		}
-		list, total, err = listPage(ctx, tx, listQuery{columns: deliveryColumns, from: deliveryFrom + ` WHERE d.webhook_id = ?`,
-			args: []any{webhookID}, order: `d.created_at DESC, d.id DESC`}, p, scanDelivery)
+		list, total, err = listPage(ctx, tx, listQuery{columns: deliveryColumns, from: deliveryFrom + ` WHERE d.channel_id = ?`,
+			args: []any{channelID}, order: `d.created_at DESC, d.id DESC`}, p, scanDelivery)
 		return err
 	})
 	return list, total, err
