@@ -39,6 +39,8 @@ func Describe(body []byte) Message {
 		return Message{Title: "Gone quiet: " + name, Text: fmt.Sprintf("%q has not come up for seven days.", name), Tag: "zzz"}
 	case ReviewReady:
 		return Message{Title: "Your weekly review", Text: "Your review of the week " + str("week") + " is ready.", Tag: "calendar"}
+	case Reminder:
+		return Message{Title: "Time to write", Text: "You have not written in Recur today. A few lines are enough.", Tag: "pencil2"}
 	case Test:
 		return Message{Title: "Test notification", Text: "Notifications from Recur reach you here.", Tag: "bell"}
 	}

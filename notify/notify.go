@@ -34,12 +34,14 @@ const (
 	PatternReopened  = "pattern.reopened"
 	PatternClosed    = "pattern.closed"
 	ReviewReady      = "review.ready"
+	// Reminder is the daily reminder to write (see SetReminder).
+	Reminder = "reminder"
 	// Test is sent by "send a test notification" to one channel only.
 	Test = "test"
 )
 
 // EventTypes lists every event type, in the order the documentation gives them.
-var EventTypes = []string{CaptureProcessed, CaptureFailed, PatternDetected, PatternUrgent, PatternReopened, PatternClosed, ReviewReady}
+var EventTypes = []string{CaptureProcessed, CaptureFailed, PatternDetected, PatternUrgent, PatternReopened, PatternClosed, ReviewReady, Reminder}
 
 // Limits on what one user may make Recur send.
 const (

@@ -22,15 +22,20 @@ var Backoff = []time.Duration{30 * time.Second, 2 * time.Minute, 10 * time.Minut
 // deliveryBatch is how many due deliveries one pass reads at a time.
 const deliveryBatch = 50
 
-// idleWait is the longest the worker sleeps when nothing is due: events
-// wake it sooner, and so does the earliest retry.
+// idleWait is the longest the worker sleeps when nothing is due, and so
+// how late a reminder may be: events wake it sooner, and so does the
+// earliest retry.
 const idleWait = time.Minute
 
-// Run delivers due events until ctx ends: at once, whenever an event is
-// recorded, and when the earliest retry falls due.
+// Run sends due reminders and delivers due events until ctx ends: at
+// once, whenever an event is recorded, when the earliest retry falls due,
+// and at least once a minute.
 func (n *Notifier) Run(ctx context.Context) {
 	log := n.opts.Logger.With("part", "notify")
 	for {
+		if _, err := n.Remind(ctx); err != nil && ctx.Err() == nil {
+			log.Error("send reminders", "error", err)
+		}
 		if _, err := n.Work(ctx); err != nil && ctx.Err() == nil {
 			log.Error("deliver events", "error", err)
 		}

@@ -10,7 +10,7 @@ import (
 )
 
 // channelsTag is the OpenAPI tag of the ntfy and mail channel routes.
-var channelsTag = &huma.Tag{Name: "Channels", Description: "ntfy topics and mail that tell the user of the same events as webhooks, in words."}
+var channelsTag = &huma.Tag{Name: "Channels", Description: "ntfy topics and mail that tell the user of the same events as webhooks, in words, and the daily reminder to write."}
 
 // channelKinds are the channels the channel routes see; webhooks have routes of their own.
 var channelKinds = []string{store.ChannelNtfy, store.ChannelMail}
@@ -38,7 +38,7 @@ type createChannelInput struct {
 		Kind   string   `json:"kind" enum:"ntfy,mail" doc:"ntfy or mail."`
 		URL    string   `json:"url,omitempty" maxLength:"2048" doc:"For ntfy, the topic's URL, such as https://ntfy.sh/my-secret-topic; under the same rule on private addresses as webhooks. Not for mail."`
 		Token  string   `json:"token,omitempty" maxLength:"256" doc:"For ntfy, an access token sent as Authorization: Bearer; kept, never shown again."`
-		Events []string `json:"events" minItems:"1" doc:"The event types to send: capture.processed, capture.failed, pattern.detected, pattern.urgent, pattern.reopened, pattern.closed, review.ready."`
+		Events []string `json:"events" minItems:"1" doc:"The event types to send: capture.processed, capture.failed, pattern.detected, pattern.urgent, pattern.reopened, pattern.closed, review.ready, reminder."`
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/recur-journal/recur/notify"
 	"github.com/recur-journal/recur/server"
 	recurmail "github.com/recur-journal/recur/server/mail"
+	"github.com/recur-journal/recur/store/storetest"
 )
 
 // ntfyTopic is a stand-in ntfy server's topic: it keeps each message's
@@ -132,5 +133,25 @@ func TestChannelRefusesLoopbackByDefault(t *testing.T) {
 			status: 422, contains: []string{`"url":["The url leads to a loopback, private or link-local address (127.0.0.1)`}},
 		{name: "ErrLocalhost", method: "POST", path: "/api/channels", token: h.tokenA, body: map[string]any{"kind": "ntfy", "url": "http://localhost:2586/recur", "events": []string{"pattern.detected"}},
 			status: 422, contains: []string{`"url":["The url leads to a loopback`}},
+	})
+}
+
+// The daily reminder is off at first, set to a local time, refused at a
+// time that is not one, and turned off again; each account has its own.
+func TestReminderRoutes(t *testing.T) {
+	h := newHarness(t)
+	h.run([]scenario{
+		{name: "OffAtFirst", method: "GET", path: "/api/reminders/me", token: h.tokenA, status: 200, contains: []string{`{"data":{"daily_at":null}}`}},
+		{name: "On", method: "PUT", path: "/api/reminders/me", token: h.tokenA, body: map[string]any{"daily_at": "20:30"}, status: 200,
+			contains: []string{`{"data":{"daily_at":"20:30"}}`}},
+		{name: "Read", method: "GET", path: "/api/reminders/me", token: h.tokenA, status: 200, contains: []string{`"daily_at":"20:30"`}},
+		{name: "OthersOff", method: "GET", path: "/api/reminders/me", token: h.tokenB, status: 200, contains: []string{`"daily_at":null`}},
+		{name: "ErrNotATime", method: "PUT", path: "/api/reminders/me", token: h.tokenA, body: map[string]any{"daily_at": "25:00"}, status: 422,
+			contains: []string{`"daily_at":[`}, invalid: true},
+		{name: "ErrScope", method: "PUT", path: "/api/reminders/me", token: storetest.MustCreateToken(t, h.store, h.alice.ID, "settings:read"),
+			body: map[string]any{"daily_at": "07:00"}, status: 403},
+		{name: "Off", method: "PUT", path: "/api/reminders/me", token: h.tokenA, body: map[string]any{"daily_at": nil}, status: 200,
+			contains: []string{`"daily_at":null`}},
+		{name: "ReadOff", method: "GET", path: "/api/reminders/me", token: h.tokenA, status: 200, contains: []string{`"daily_at":null`}},
 	})
 }

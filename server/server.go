@@ -203,6 +203,7 @@ func New(opts Options) *Server {
 	s.registerApps()
 	s.registerWebhooks()
 	s.registerChannels()
+	s.registerReminders()
 	s.registerPushTokens()
 	s.registerBrowserSessions()
 	s.registerTokens()

@@ -53,7 +53,7 @@ func newWebhook(w *store.Channel) Webhook {
 type createWebhookInput struct {
 	Body struct {
 		URL    string   `json:"url" minLength:"1" maxLength:"2048" doc:"An http or https URL. One that leads to a loopback, private or link-local address is refused unless the server's owner allows private targets."`
-		Events []string `json:"events" minItems:"1" doc:"The event types to send: capture.processed, capture.failed, pattern.detected, pattern.urgent, pattern.reopened, pattern.closed, review.ready."`
+		Events []string `json:"events" minItems:"1" doc:"The event types to send: capture.processed, capture.failed, pattern.detected, pattern.urgent, pattern.reopened, pattern.closed, review.ready, reminder."`
 		Secret *string  `json:"secret,omitempty" doc:"The secret to sign deliveries with, 16 to 256 characters. Without it one is generated and shown in the answer, once."`
 	}
 }
