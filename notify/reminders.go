@@ -17,10 +17,11 @@ type ReminderData struct {
 // local time), or off when dailyAt is nil. A time already past today
 // first reminds tomorrow. It returns EINVALID naming daily_at.
 func (n *Notifier) SetReminder(ctx context.Context, userID string, dailyAt *string) error {
+	r := &store.Schedule{UserID: userID, Kind: store.ScheduleReminder}
 	if dailyAt == nil {
-		return n.opts.Store.PutReminder(ctx, userID, nil)
+		return n.opts.Store.PutSchedule(ctx, r)
 	}
-	r := &store.Reminder{UserID: userID, DailyAt: *dailyAt}
+	r.At = *dailyAt
 	if err := r.Validate(); err != nil {
 		return err
 	}
@@ -28,10 +29,10 @@ func (n *Notifier) SetReminder(ctx context.Context, userID string, dailyAt *stri
 	if err != nil {
 		return err
 	}
-	if local := n.opts.Now().In(loc); !local.Before(at(local, r.DailyAt)) {
-		r.RemindedOn = local.Format(time.DateOnly)
+	if local := n.opts.Now().In(loc); !local.Before(at(local, r.At)) {
+		r.Last = local.Format(time.DateOnly)
 	}
-	return n.opts.Store.PutReminder(ctx, userID, r)
+	return n.opts.Store.PutSchedule(ctx, r)
 }
 
 // at is the time of day hhmm on local's date, in local's zone.
@@ -46,7 +47,7 @@ func at(local time.Time, hhmm string) time.Time {
 // written that day; a user who has is skipped that day. It returns how
 // many reminders it sent.
 func (n *Notifier) Remind(ctx context.Context) (int, error) {
-	list, err := n.opts.Store.Reminders(ctx)
+	list, err := n.opts.Store.Schedules(ctx, store.ScheduleReminder)
 	if err != nil {
 		return 0, err
 	}
@@ -62,14 +63,14 @@ func (n *Notifier) Remind(ctx context.Context) (int, error) {
 	return sent, errors.Join(errs...)
 }
 
-func (n *Notifier) remind(ctx context.Context, r store.Reminder) (bool, error) {
+func (n *Notifier) remind(ctx context.Context, r store.Schedule) (bool, error) {
 	loc, err := n.opts.Store.Location(ctx, r.UserID)
 	if err != nil {
 		return false, err
 	}
 	local := n.opts.Now().In(loc)
 	date := local.Format(time.DateOnly)
-	if r.RemindedOn >= date || local.Before(at(local, r.DailyAt)) {
+	if r.Last >= date || local.Before(at(local, r.At)) {
 		return false, nil
 	}
 	y, m, d := local.Date()
@@ -78,7 +79,7 @@ func (n *Notifier) remind(ctx context.Context, r store.Reminder) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	won, err := n.opts.Store.MarkReminded(ctx, r.UserID, date)
+	won, err := n.opts.Store.MarkSchedule(ctx, r.UserID, store.ScheduleReminder, date)
 	if err != nil || !won || wrote {
 		return false, err
 	}

@@ -44,7 +44,7 @@ func TestDailyReminder(t *testing.T) {
 	hookTo(t, s, alice, rcv.URL, notify.Reminder)
 	hookTo(t, s, bob, rcv.URL, notify.Reminder) // bob never turns reminders on
 	n := notify.New(notify.Options{Store: s, Logger: quiet(), AllowPrivateTargets: true, Now: clock.Now})
-	if _, err := s.FindReminder(ctx, alice.ID); store.ErrorCode(err) != store.ENOTFOUND {
+	if _, err := s.FindSchedule(ctx, alice.ID, store.ScheduleReminder); store.ErrorCode(err) != store.ENOTFOUND {
 		t.Fatalf("a new user's reminder: %v, want none (off by default)", err)
 	}
 	eight := "20:00"

@@ -36,6 +36,9 @@ func (n *Notifier) Run(ctx context.Context) {
 		if _, err := n.Remind(ctx); err != nil && ctx.Err() == nil {
 			log.Error("send reminders", "error", err)
 		}
+		if _, err := n.AnnounceReviews(ctx); err != nil && ctx.Err() == nil {
+			log.Error("announce weekly reviews", "error", err)
+		}
 		if _, err := n.Work(ctx); err != nil && ctx.Err() == nil {
 			log.Error("deliver events", "error", err)
 		}

@@ -155,3 +155,26 @@ func TestReminderRoutes(t *testing.T) {
 		{name: "ReadOff", method: "GET", path: "/api/reminders/me", token: h.tokenA, status: 200, contains: []string{`"daily_at":null`}},
 	})
 }
+
+// The weekly review is there for any begun week, refused for one that is
+// not a week or has not begun; its weekday is off at first, chosen, and
+// refused when it is not a weekday.
+func TestReviewRoutes(t *testing.T) {
+	h := newHarness(t)
+	now := h.store.Now()
+	this, next := notify.WeekOf(now), notify.WeekOf(now.AddDate(0, 0, 8))
+	h.run([]scenario{
+		{name: "ThisWeek", method: "GET", path: "/api/reviews/" + this, token: h.tokenA, status: 200,
+			contains: []string{`"week":"` + this + `"`, `"next":null`, `"new":[]`, `"came_back":[]`, `"quiet":[]`, `"accepted":[]`}},
+		{name: "ErrNotBegun", method: "GET", path: "/api/reviews/" + next, token: h.tokenA, status: 422, contains: []string{`"week":["The week`}},
+		{name: "ErrNotAWeek", method: "GET", path: "/api/reviews/2026-W60", token: h.tokenA, status: 422, contains: []string{`"week":[`}},
+		{name: "ErrScope", method: "GET", path: "/api/reviews/" + this, token: storetest.MustCreateToken(t, h.store, h.alice.ID, "settings:read"), status: 403},
+		{name: "ScheduleOff", method: "GET", path: "/api/review-schedules/me", token: h.tokenA, status: 200, contains: []string{`{"data":{"weekday":null}}`}},
+		{name: "ScheduleOn", method: "PUT", path: "/api/review-schedules/me", token: h.tokenA, body: map[string]any{"weekday": "sunday"}, status: 200,
+			contains: []string{`"weekday":"sunday"`}},
+		{name: "ScheduleRead", method: "GET", path: "/api/review-schedules/me", token: h.tokenA, status: 200, contains: []string{`"weekday":"sunday"`}},
+		{name: "ScheduleOthersOff", method: "GET", path: "/api/review-schedules/me", token: h.tokenB, status: 200, contains: []string{`"weekday":null`}},
+		{name: "ErrScheduleDay", method: "PUT", path: "/api/review-schedules/me", token: h.tokenA, body: map[string]any{"weekday": "someday"}, status: 422,
+			contains: []string{`"weekday":[`}, invalid: true},
+	})
+}

@@ -31,13 +31,13 @@ func (s *Server) registerReminders() {
 }
 
 func (s *Server) getReminder(ctx context.Context, _ *struct{}) (*struct{ Body Data[ReminderSetting] }, error) {
-	r, err := s.opts.Store.FindReminder(ctx, current(ctx).User.ID)
+	r, err := s.opts.Store.FindSchedule(ctx, current(ctx).User.ID, store.ScheduleReminder)
 	if store.ErrorCode(err) == store.ENOTFOUND {
 		return one(ReminderSetting{}), nil
 	} else if err != nil {
 		return nil, err
 	}
-	return one(ReminderSetting{DailyAt: &r.DailyAt}), nil
+	return one(ReminderSetting{DailyAt: &r.At}), nil
 }
 
 func (s *Server) putReminder(ctx context.Context, in *putReminderInput) (*struct{ Body Data[ReminderSetting] }, error) {

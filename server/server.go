@@ -204,6 +204,7 @@ func New(opts Options) *Server {
 	s.registerWebhooks()
 	s.registerChannels()
 	s.registerReminders()
+	s.registerReviews()
 	s.registerPushTokens()
 	s.registerBrowserSessions()
 	s.registerTokens()
