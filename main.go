@@ -262,7 +262,7 @@ func (m *Main) serve(ctx context.Context) error {
 	})
 	srv.Mount(web.New(web.Options{Store: m.store, Accounts: srv, Analyser: m.pipeline, Events: m.events, Health: reporter, Logger: m.Logger,
 		MailLogs: m.Config.Mail.SMTPHost == "", Importer: srv.Importer(), NoMailedLinks: m.Config.BaseURL() == "",
-		Base: basePath(m.Config.BaseURL())}))
+		Base: basePath(m.Config.BaseURL()), Notifier: m.hooks.notifier}))
 	m.warnBaseURL()
 	srv.Start()
 	m.api = srv

@@ -22,8 +22,8 @@ type Review struct {
 	From, To time.Time       // local midnight of its Monday and of the next
 	Prev     string          // the week before
 	Next     string          // the week after; empty when it has not begun
-	New      []ReviewPattern // found for the first time this week
-	CameBack []ReviewPattern // seen this week, found before it
+	New      []ReviewPattern // seen this week for the first time
+	CameBack []ReviewPattern // seen this week, and before it
 	Quiet    []ReviewPattern // seen the week before, not this week
 	Accepted []ReviewPattern // the accepted patterns, with both weeks' days
 }
@@ -99,6 +99,10 @@ func (n *Notifier) Review(ctx context.Context, userID, week string) (*Review, er
 	if err != nil {
 		return nil, err
 	}
+	first, err := n.opts.Store.PatternsFirstSeen(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
 	days := map[string]map[string]bool{} // pattern id -> local dates; the week before's are marked "-"
 	for _, s := range seen {
 		if days[s.PatternID] == nil {
@@ -119,11 +123,10 @@ func (n *Notifier) Review(ctx context.Context, userID, week string) (*Review, er
 				rp.Days++
 			}
 		}
-		created := p.CreatedAt.In(loc)
 		switch {
-		case !created.Before(from) && created.Before(r.To):
+		case rp.Days > 0 && !first[p.ID].Before(from):
 			r.New = append(r.New, rp)
-		case rp.Days > 0 && created.Before(from):
+		case rp.Days > 0:
 			r.CameBack = append(r.CameBack, rp)
 		case rp.Days == 0 && rp.DaysBefore > 0:
 			r.Quiet = append(r.Quiet, rp)

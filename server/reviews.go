@@ -18,8 +18,8 @@ type Review struct {
 	To       string          `json:"to" format:"date" doc:"Its Sunday."`
 	Prev     string          `json:"prev" doc:"The week before."`
 	Next     *string         `json:"next" nullable:"true" doc:"The week after; null while this week is under way."`
-	New      []ReviewPattern `json:"new" doc:"Patterns found for the first time this week."`
-	CameBack []ReviewPattern `json:"came_back" doc:"Patterns found before, seen again this week."`
+	New      []ReviewPattern `json:"new" doc:"Patterns seen this week for the first time."`
+	CameBack []ReviewPattern `json:"came_back" doc:"Patterns seen this week and before it."`
 	Quiet    []ReviewPattern `json:"quiet" doc:"Patterns seen the week before and not this week."`
 	Accepted []ReviewPattern `json:"accepted" doc:"The accepted patterns, with the days seen this week and the week before."`
 }

@@ -134,38 +134,3 @@ func (s *Store) WroteBetween(ctx context.Context, userID string, from, to time.T
 	})
 	return n > 0, err
 }
-
-// PatternSighting is a capture a listed pattern of the user was seen in.
-type PatternSighting struct {
-	PatternID  string
-	OccurredAt time.Time
-}
-
-// PatternSightings returns when each of the user's patterns that is not
-// rejected was seen between from and to (occurred_at), one row a capture.
-func (s *Store) PatternSightings(ctx context.Context, userID string, from, to time.Time) ([]PatternSighting, error) {
-	var out []PatternSighting
-	err := s.view(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT p.id, c.id, c.occurred_at FROM patterns p
-			JOIN tags t ON t.category_id = p.category_id
-			JOIN segment_tags st ON st.tag_id = t.id
-			JOIN segments sg ON sg.id = st.segment_id
-			JOIN captures c ON c.id = sg.capture_id
-			WHERE p.user_id = ? AND p.status != ? AND c.user_id = ? AND c.occurred_at >= ? AND c.occurred_at < ?`,
-			userID, PatternRejected, userID, FormatTime(from), FormatTime(to))
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var ps PatternSighting
-			var captureID string
-			if err := rows.Scan(&ps.PatternID, &captureID, dbTime{&ps.OccurredAt}); err != nil {
-				return err
-			}
-			out = append(out, ps)
-		}
-		return rows.Err()
-	})
-	return out, err
-}
