@@ -31,7 +31,7 @@ func (a *App) reviewRoutes() {
 // thisWeeksReview sends the viewer to the review of the week they are in.
 func (a *App) thisWeeksReview(w http.ResponseWriter, r *http.Request) {
 	v := viewerOf(r)
-	http.Redirect(w, r, a.opts.Base+"/review/"+notify.WeekOf(a.opts.Store.Now().In(v.Loc)), http.StatusSeeOther)
+	http.Redirect(w, r, "/review/"+notify.WeekOf(a.opts.Store.Now().In(v.Loc)), http.StatusSeeOther)
 }
 
 // showReview shows a week's review: what was new, came back, went quiet,

@@ -193,6 +193,7 @@ func (a *App) routes() {
 	a.mux.HandleFunc("POST /settings/apps/{id}/delete", a.signedIn(a.deleteApp))
 	a.mux.HandleFunc("GET /settings/data", a.signedIn(a.data))
 	a.reviewRoutes()
+	a.notificationRoutes()
 	a.mux.HandleFunc("POST "+ImportPath, a.signedIn(a.importData))
 	a.mux.HandleFunc("/", a.notFound)
 }
