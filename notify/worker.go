@@ -44,7 +44,9 @@ func (n *Notifier) Run(ctx context.Context) {
 		}
 		wait := idleWait
 		if next, err := n.opts.Store.NextDeliveryAt(ctx); err == nil && next != nil {
-			wait = min(max(next.Sub(n.opts.Now()), 0), idleWait)
+			// At least a second: a delivery that stays due (its attempt
+			// could not be recorded) must not spin the loop.
+			wait = min(max(next.Sub(n.opts.Now()), time.Second), idleWait)
 		}
 		t := time.NewTimer(wait)
 		select {
