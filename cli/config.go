@@ -32,6 +32,7 @@ type Config struct {
 	Log     LogConfig     `toml:"log"`
 	Backup  BackupConfig  `toml:"backup"`
 	Metrics MetricsConfig `toml:"metrics"`
+	Notify  NotifyConfig  `toml:"notify"`
 
 	// Deprecated is the line said at start when the configuration uses
 	// names that are going away; empty when it does not.
@@ -93,6 +94,13 @@ type AuthConfig struct {
 	Signup          bool     `toml:"signup"`
 	SessionLifetime Duration `toml:"session_lifetime"`
 	TokenLifetime   Duration `toml:"token_lifetime"`
+}
+
+// NotifyConfig is the [notify] section: where users' notifications may go.
+type NotifyConfig struct {
+	// AllowPrivateTargets lets webhooks aim at loopback, private and
+	// link-local addresses, such as a receiver on the home network.
+	AllowPrivateTargets bool `toml:"allow_private_targets"`
 }
 
 // LogConfig is the [log] section.

@@ -103,7 +103,8 @@ type Main struct {
 	// a new database; the others refuse to run without one.
 	mayCreateDB bool
 
-	ops opsParts // metrics and scheduled backups, while serving
+	ops   opsParts  // metrics and scheduled backups, while serving
+	hooks hookParts // webhook deliveries, while serving
 
 	notify       *notifier // systemd's notify socket, while serving under it
 	stopWatchdog func()

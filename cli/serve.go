@@ -25,6 +25,7 @@ func (m *Main) serve(ctx context.Context) error {
 		return err
 	}
 	m.events = journal.NewEvents()
+	m.newNotifier()
 	m.newMetrics()
 	p, ollama, err := m.newPipeline(m.Logger)
 	if err != nil {
@@ -69,10 +70,11 @@ func (m *Main) serve(ctx context.Context) error {
 		TrustedProxies:  proxies, // checked by Validate
 		Events:          m.events,
 		Metrics:         m.ops.metrics,
+		Notifier:        m.hooks.notifier,
 	})
 	srv.Mount(web.New(web.Options{Store: m.store, Accounts: srv.Accounts(), Analyser: m.pipeline, Events: m.events, Health: reporter, Logger: m.Logger,
 		MailLogs: m.Config.Mail.SMTPHost == "", Importer: srv.Importer(), NoMailedLinks: m.Config.BaseURL() == "",
-		Base: basePath(m.Config.BaseURL())}))
+		Base: basePath(m.Config.BaseURL()), Notifier: m.hooks.notifier}))
 	m.warnBaseURL()
 	srv.Start()
 	m.api = srv
@@ -102,6 +104,7 @@ func (m *Main) serve(ctx context.Context) error {
 	m.Logger.Info("recur is listening", "url", localURL(ln.Addr()), "api_docs", docs+"/api/docs/api",
 		"data_dir", m.Config.Storage.DataDir, "version", m.readBuild().Version)
 	m.startNotify()
+	m.startDeliveries()
 	m.reportOllama(ctx, ollama)
 	return nil
 }
@@ -130,6 +133,7 @@ func (m *Main) Close() error {
 		m.api = nil
 	}
 	m.stopJobs()
+	m.stopDeliveries()
 	if m.pipeline != nil {
 		m.pipeline.Stop()
 		m.pipeline = nil

@@ -17,8 +17,12 @@ func (m *Main) newPipeline(log *slog.Logger) (*pipeline.Pipeline, pipeline.Provi
 		return nil, nil, err
 	}
 	var watcher pipeline.Watcher
+	var detector pipeline.Detector = detect.NewDetector(m.store, nil)
 	if m.events != nil { // serving: open pages follow the changes
 		watcher = m.events
+	}
+	if m.hooks.notifier != nil { // serving: webhooks hear of them too
+		watcher, detector = m.hooks.notifier.Watch(watcher), m.hooks.notifier.Detect(detector)
 	}
 	return pipeline.New(pipeline.Options{
 		Watcher:   watcher,
@@ -27,7 +31,7 @@ func (m *Main) newPipeline(log *slog.Logger) (*pipeline.Pipeline, pipeline.Provi
 		ModelName: m.Config.Model.Name,
 		Logger:    log.With("part", "pipeline"),
 		Workers:   m.Config.Model.Workers * len(m.Config.Model.URLs()),
-		Detector:  m.countDetection(detect.NewDetector(m.store, nil)),
+		Detector:  m.countDetection(detector),
 	}), model, nil
 }
 

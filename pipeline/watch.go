@@ -70,17 +70,10 @@ func (d watchedDetector) Detect(ctx context.Context, userID string) error {
 // open returns the user's listed open patterns by id.
 func (d watchedDetector) open(ctx context.Context, userID string) (map[string]*store.Pattern, error) {
 	state := store.PatternOpen
+	list, err := d.store.AllPatterns(ctx, userID, &state)
 	out := map[string]*store.Pattern{}
-	for page := 1; ; page++ {
-		list, total, err := d.store.FindPatterns(ctx, userID, store.PatternFilter{State: &state, Page: store.Page{Page: page, Limit: 1000}})
-		if err != nil {
-			return nil, err
-		}
-		for i := range list {
-			out[list[i].ID] = &list[i]
-		}
-		if len(list) == 0 || len(out) >= total {
-			return out, nil
-		}
+	for i := range list {
+		out[list[i].ID] = &list[i]
 	}
+	return out, err
 }

@@ -107,6 +107,21 @@ func isEvent(m message) bool { return m.Event != "" }
 // from the scripted lexicon, both telling one event broker.
 func liveHarness(t *testing.T, heartbeat time.Duration) (*harness, *pipeline.Pipeline) {
 	t.Helper()
+	model := scriptedModel(t)
+	events := journal.NewEvents()
+	var pipe *pipeline.Pipeline
+	h := newHarness(t, func(o *server.Options) {
+		pipe = pipeline.New(pipeline.Options{Store: o.Store, Model: model, ModelName: "qwen2.5:7b", Workers: 2, Logger: o.Logger,
+			Detector: detect.NewDetector(o.Store, nil), Watcher: events, Poll: 20 * time.Millisecond})
+		o.Analyser, o.Events, o.Heartbeat = pipe, events, heartbeat
+	})
+	return h, pipe
+}
+
+// scriptedModel is a model client of a fake Ollama that answers from the
+// scripted lexicon.
+func scriptedModel(t *testing.T) pipeline.Model {
+	t.Helper()
 	fake := fakeollama.New(t)
 	lex, err := scripted.Load("../pipeline/testdata/lexicon.json")
 	if err != nil {
@@ -117,14 +132,7 @@ func liveHarness(t *testing.T, heartbeat time.Duration) (*harness, *pipeline.Pip
 	if err != nil {
 		t.Fatal(err)
 	}
-	events := journal.NewEvents()
-	var pipe *pipeline.Pipeline
-	h := newHarness(t, func(o *server.Options) {
-		pipe = pipeline.New(pipeline.Options{Store: o.Store, Model: model, ModelName: "qwen2.5:7b", Workers: 2, Logger: o.Logger,
-			Detector: detect.NewDetector(o.Store, nil), Watcher: events, Poll: 20 * time.Millisecond})
-		o.Analyser, o.Events, o.Heartbeat = pipe, events, heartbeat
-	})
-	return h, pipe
+	return model
 }
 
 // A capture written and analysed shows in its writer's stream as queued,

@@ -19,6 +19,8 @@ var tags = []*huma.Tag{
 	{Name: "Two-factor", Description: "Turning two-factor authentication on and off, and its recovery codes."},
 	{Name: "Apps", Description: "Apps registered by the user, each with its own token and scopes."},
 	{Name: "Devices", Description: "Push tokens of the user's devices."},
+	webhooksTag,
+	channelsTag,
 	{Name: "Health", Description: "Whether Recur and its parts work; open to everyone."},
 }
 

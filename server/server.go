@@ -21,6 +21,7 @@ import (
 
 	"github.com/recur-journal/recur/account"
 	"github.com/recur-journal/recur/journal"
+	"github.com/recur-journal/recur/notify"
 	"github.com/recur-journal/recur/server/apidocs"
 	"github.com/recur-journal/recur/store"
 )
@@ -82,6 +83,9 @@ type Options struct {
 	// Metrics counts requests and is served at GET /metrics; nil serves
 	// no metrics.
 	Metrics Metrics
+	// Notifier registers webhooks; nil gives the server one that refuses
+	// private targets and whose deliveries nobody works.
+	Notifier *notify.Notifier
 }
 
 // Mailer queues a mail for sending.
@@ -113,6 +117,9 @@ func New(opts Options) *Server {
 	}
 	if opts.Events == nil {
 		opts.Events = journal.NewEvents()
+	}
+	if opts.Notifier == nil {
+		opts.Notifier = notify.New(notify.Options{Store: opts.Store, Logger: opts.Logger})
 	}
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = DefaultMaxBodyBytes
@@ -184,6 +191,10 @@ func New(opts Options) *Server {
 	s.registerFeatureLocks()
 	s.registerImports()
 	s.registerApps()
+	s.registerWebhooks()
+	s.registerChannels()
+	s.registerReminders()
+	s.registerReviews()
 	s.registerPushTokens()
 	s.registerBrowserSessions()
 	s.registerTokens()

@@ -14,6 +14,7 @@ import (
 	"github.com/recur-journal/recur/account"
 	"github.com/recur-journal/recur/health"
 	"github.com/recur-journal/recur/journal"
+	"github.com/recur-journal/recur/notify"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -53,6 +54,8 @@ type Options struct {
 	// (server.Server.Importer) so both share one limit. Nil makes one of
 	// the app's own.
 	Importer *journal.Importer
+	// Notifier builds the weekly reviews; nil makes one of the app's own.
+	Notifier *notify.Notifier
 	// Base is the path the app is served under, without a trailing slash
 	// ("/journal" for base_url https://home.example/journal), or "" at the
 	// root. The pages' links, forms and scripts name their URLs under it.
@@ -155,6 +158,8 @@ func (a *App) routes() {
 	a.mux.HandleFunc("POST /settings/apps/{id}", a.signedIn(a.updateApp))
 	a.mux.HandleFunc("POST /settings/apps/{id}/delete", a.signedIn(a.deleteApp))
 	a.mux.HandleFunc("GET /settings/data", a.signedIn(a.data))
+	a.reviewRoutes()
+	a.notificationRoutes()
 	a.mux.HandleFunc("POST "+ImportPath, a.signedIn(a.importData))
 	a.mux.HandleFunc("/", a.notFound)
 }

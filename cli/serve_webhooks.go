@@ -1,0 +1,56 @@
+package cli
+
+import (
+	"context"
+	"errors"
+
+	"github.com/recur-journal/recur/notify"
+	"github.com/recur-journal/recur/mail"
+)
+
+// hookParts are the notifier of webhooks, ntfy and mail channels and its
+// delivery worker, while serving.
+type hookParts struct {
+	notifier *notify.Notifier
+	stop     context.CancelFunc
+	done     chan struct{}
+}
+
+// newNotifier makes the notifier that records events for webhooks, before
+// the pipeline that tells it of them.
+func (m *Main) newNotifier() {
+	m.hooks.notifier = notify.New(notify.Options{Store: m.store, Logger: m.Logger.With("part", "notify"),
+		AllowPrivateTargets: m.Config.Notify.AllowPrivateTargets, Now: m.Now, Mailer: channelMail{m}})
+}
+
+// channelMail sends the mail of mail channels through the configured
+// sender (the log when no SMTP server is set), as it is at the time.
+type channelMail struct{ m *Main }
+
+// SendMail implements notify.Mailer.
+func (c channelMail) SendMail(ctx context.Context, msg notify.Mail) error {
+	if c.m.sender == nil {
+		return errors.New("mail is not set up yet")
+	}
+	return c.m.sender.Send(ctx, mail.Message{To: msg.To, Subject: msg.Subject, Text: msg.Text, HTML: msg.HTML})
+}
+
+// startDeliveries starts the worker that delivers recorded events.
+func (m *Main) startDeliveries() {
+	ctx, stop := context.WithCancel(context.Background())
+	m.hooks.stop, m.hooks.done = stop, make(chan struct{})
+	go func() {
+		defer close(m.hooks.done)
+		m.hooks.notifier.Run(ctx)
+	}()
+}
+
+// stopDeliveries stops the worker, letting an attempt under way end; what
+// is still pending is delivered after the next start.
+func (m *Main) stopDeliveries() {
+	if m.hooks.stop != nil {
+		m.hooks.stop()
+		<-m.hooks.done
+		m.hooks = hookParts{}
+	}
+}

@@ -1,0 +1,171 @@
+package web
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/recur-journal/recur/notify"
+	"github.com/recur-journal/recur/store"
+)
+
+// channelKinds are every kind of channel, as the settings page lists them.
+var channelKinds = []string{store.ChannelWebhook, store.ChannelNtfy, store.ChannelMail}
+
+// eventChoice is one checkbox of the events a channel may ask for.
+type eventChoice struct {
+	Name    string
+	Checked bool
+}
+
+// channelRow is a channel as the settings page lists it.
+type channelRow struct {
+	ID, Kind, Where string
+	Events          []string
+	LastState       string // of its latest delivery; empty before any
+	LastError       string
+}
+
+type notificationsData struct {
+	Channels []channelRow
+	Events   []eventChoice
+	// Kind, URL and Error refill the form for a new channel when it was refused.
+	Kind, URL   string
+	Error       string
+	Field       string
+	Secret      string // a new webhook's secret, shown this once
+	Notice      string
+	DailyAt     string
+	Weekday     string
+	Weekdays    []string
+	ThisWeek    string
+	Allowed     bool // the owner allows private targets
+	ScheduleErr string
+}
+
+func (a *App) notificationRoutes() {
+	a.mux.HandleFunc("GET /settings/notifications", a.signedIn(a.notifications))
+	a.mux.HandleFunc("POST /settings/notifications", a.signedIn(a.createNotificationChannel))
+	a.mux.HandleFunc("POST /settings/notifications/schedule", a.signedIn(a.saveNotificationSchedule))
+	a.mux.HandleFunc("POST /settings/notifications/{id}/test", a.signedIn(a.testNotificationChannel))
+	a.mux.HandleFunc("POST /settings/notifications/{id}/delete", a.signedIn(a.deleteNotificationChannel))
+}
+
+func eventChoices(ticked []string) []eventChoice {
+	out := make([]eventChoice, len(notify.EventTypes))
+	for i, e := range notify.EventTypes {
+		out[i] = eventChoice{Name: e, Checked: slices.Contains(ticked, e)}
+	}
+	return out
+}
+
+// notifications shows the user's channels, the form to add one, and the
+// reminder and review schedule.
+func (a *App) notifications(w http.ResponseWriter, r *http.Request) {
+	d := notificationsData{Kind: store.ChannelNtfy, Events: eventChoices([]string{notify.PatternDetected, notify.PatternUrgent, notify.Reminder, notify.ReviewReady})}
+	d.Notice = map[string]string{"test": "A test notification is on its way; the list shows how it went.", "deleted": "The channel is removed.",
+		"saved": "Saved.", "added": "The channel is added."}[r.URL.Query().Get("done")]
+	a.renderNotifications(w, r, http.StatusOK, d)
+}
+
+func (a *App) renderNotifications(w http.ResponseWriter, r *http.Request, status int, d notificationsData) {
+	v := viewerOf(r)
+	ctx := r.Context()
+	list, _, err := a.opts.Store.ListChannels(ctx, v.User.ID, channelKinds, store.Page{Page: 1, Limit: notify.MaxChannels})
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	for _, c := range list {
+		row := channelRow{ID: c.ID, Kind: c.Kind, Where: c.URL, Events: c.Events}
+		if c.Kind == store.ChannelMail {
+			row.Where = v.User.Email
+		}
+		if last, _, err := a.opts.Store.ListDeliveries(ctx, v.User.ID, channelKinds, c.ID, store.Page{Page: 1, Limit: 1}); err == nil && len(last) > 0 {
+			row.LastState, row.LastError = last[0].State, last[0].LastError
+		}
+		d.Channels = append(d.Channels, row)
+	}
+	if s, err := a.opts.Store.FindSchedule(ctx, v.User.ID, store.ScheduleReminder); err == nil && d.DailyAt == "" {
+		d.DailyAt = s.At
+	}
+	if s, err := a.opts.Store.FindSchedule(ctx, v.User.ID, store.ScheduleReview); err == nil && d.Weekday == "" {
+		d.Weekday = s.At
+	}
+	d.Weekdays = []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
+	d.ThisWeek = notify.WeekOf(a.opts.Store.Now().In(v.Loc))
+	a.render(w, r, status, "settings_notifications", page{Title: "Notifications", Nav: "settings", Data: d})
+}
+
+// createNotificationChannel adds a webhook, ntfy topic or mail channel. A
+// new webhook's secret is shown on the answer, once.
+func (a *App) createNotificationChannel(w http.ResponseWriter, r *http.Request) {
+	r.ParseForm()
+	uid := viewerOf(r).User.ID
+	kind, url, events := r.PostFormValue("kind"), strings.TrimSpace(r.PostFormValue("url")), r.PostForm["events"]
+	var secret string
+	var err error
+	if kind == store.ChannelWebhook {
+		var hook *notify.NewWebhook
+		if hook, err = a.opts.Notifier.CreateWebhook(r.Context(), uid, url, events, nil); err == nil {
+			secret = hook.Secret
+		}
+	} else {
+		_, err = a.opts.Notifier.CreateChannel(r.Context(), uid, kind, url, r.PostFormValue("token"), events)
+	}
+	if err != nil {
+		a.invalidForm(w, r, err, func(msg, field string) {
+			a.renderNotifications(w, r, http.StatusUnprocessableEntity, notificationsData{Kind: kind, URL: url, Events: eventChoices(events), Error: msg, Field: field})
+		})
+		return
+	}
+	if secret == "" {
+		http.Redirect(w, r, "/settings/notifications?done=added", http.StatusSeeOther)
+		return
+	}
+	a.renderNotifications(w, r, http.StatusCreated, notificationsData{Kind: store.ChannelNtfy, Events: eventChoices(nil), Secret: secret})
+}
+
+// saveNotificationSchedule sets the daily reminder and the review's weekday
+// (empty turns either off).
+func (a *App) saveNotificationSchedule(w http.ResponseWriter, r *http.Request) {
+	r.ParseForm()
+	uid := viewerOf(r).User.ID
+	var at, day *string
+	if v := r.PostFormValue("daily_at"); v != "" {
+		at = &v
+	}
+	if v := r.PostFormValue("weekday"); v != "" {
+		day = &v
+	}
+	err := a.opts.Notifier.SetReminder(r.Context(), uid, at)
+	if err == nil {
+		err = a.opts.Notifier.SetReviewDay(r.Context(), uid, day)
+	}
+	if err != nil {
+		a.invalidForm(w, r, err, func(msg, field string) {
+			a.renderNotifications(w, r, http.StatusUnprocessableEntity, notificationsData{Kind: store.ChannelNtfy, Events: eventChoices(nil),
+				ScheduleErr: msg, DailyAt: r.PostFormValue("daily_at"), Weekday: r.PostFormValue("weekday")})
+		})
+		return
+	}
+	http.Redirect(w, r, "/settings/notifications?done=saved", http.StatusSeeOther)
+}
+
+// testNotificationChannel sends a test notification to one channel.
+func (a *App) testNotificationChannel(w http.ResponseWriter, r *http.Request) {
+	if err := a.opts.Notifier.SendTest(r.Context(), viewerOf(r).User.ID, channelKinds, r.PathValue("id")); err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/settings/notifications?done=test", http.StatusSeeOther)
+}
+
+// deleteNotificationChannel removes a channel.
+func (a *App) deleteNotificationChannel(w http.ResponseWriter, r *http.Request) {
+	if err := a.opts.Store.DeleteChannel(r.Context(), viewerOf(r).User.ID, channelKinds, r.PathValue("id")); err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/settings/notifications?done=deleted", http.StatusSeeOther)
+}
