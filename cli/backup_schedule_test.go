@@ -16,6 +16,7 @@ import (
 // (plain, and encrypted to an age recipient) and restores what it wrote into
 // a new data folder: every entry is there.
 func TestScheduledBackupRestore(t *testing.T) {
+	t.Parallel()
 	id, err := age.GenerateX25519Identity()
 	if err != nil {
 		t.Fatal(err)
@@ -108,6 +109,7 @@ func TestScheduledBackupRestore(t *testing.T) {
 // TestBackupConfig refuses [backup] and [metrics] values that cannot work,
 // naming the key.
 func TestBackupConfig(t *testing.T) {
+	t.Parallel()
 	id, _ := age.GenerateX25519Identity()
 	for _, c := range []struct {
 		env  string
@@ -133,6 +135,7 @@ func TestBackupConfig(t *testing.T) {
 // TestBackupRestoreOutputClean: recur backup and recur restore with
 // standard error not a terminal write plain step lines, no \r.
 func TestBackupRestoreOutputClean(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "data")
 	if _, _, err := run(t, dir, "", "migrate", "up"); err != nil {
 		t.Fatal(err)

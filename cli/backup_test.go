@@ -37,6 +37,7 @@ func analysedCapture(t *testing.T, dir, base string) (apiClient, map[string]any)
 // restores the archive into a new folder: the restored instance has the
 // same users, captures and secret, and a token made before still works.
 func TestBackupRestore(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "data")
 	m, _, base := startServer(t, dir)
 	client, before := analysedCapture(t, dir, base)
@@ -112,6 +113,7 @@ func readFile(t *testing.T, path string) []byte {
 // TestRestoreRefuses feeds restore archives it must turn down, and checks
 // that each leaves the data folder as it was.
 func TestRestoreRefuses(t *testing.T) {
+	t.Parallel()
 	src := migratedDir(t, t.TempDir())
 	if _, _, err := run(t, src, "", "user", "add", "me@example.com"); err != nil {
 		t.Fatal(err)

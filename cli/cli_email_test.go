@@ -10,6 +10,7 @@ import (
 // recur user add and recur token create take an address in any of the
 // forms a person types it, and mean the one account.
 func TestCommandsNormaliseAddresses(t *testing.T) {
+	t.Parallel()
 	dir := migratedDir(t, t.TempDir())
 	id, _, err := run(t, dir, "correct horse battery\n", "user", "add", "  "+norm.NFD.String("JOSÉ@Example.com")+" ", "--password-stdin")
 	if err != nil {

@@ -21,6 +21,7 @@ func writeFile(t *testing.T, name, text string) string {
 // TestConfigKubernetesVariables starts with the variables Kubernetes puts
 // into every pod for a Service named recur, and still refuses a typo.
 func TestConfigKubernetesVariables(t *testing.T) {
+	t.Parallel()
 	service := []string{
 		"RECUR_SERVICE_HOST=10.43.0.17",
 		"RECUR_SERVICE_PORT=8080",
@@ -75,6 +76,7 @@ func TestConfigKubernetesVariables(t *testing.T) {
 // TestConfigSecretFiles reads a secret from the file a Docker or Kubernetes
 // secret mounts, named by <key>_file or RECUR_..._FILE.
 func TestConfigSecretFiles(t *testing.T) {
+	t.Parallel()
 	secret := writeFile(t, "mail-password", "s3cret pass\n")
 	t.Run("FromFileKey", func(t *testing.T) {
 		cfg, err := LoadConfig(writeFile(t, "recur.toml", "[mail]\npassword_file = \""+secret+"\"\n"), true, nil)

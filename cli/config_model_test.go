@@ -22,6 +22,7 @@ import (
 // TestModelSection guards [model]: every key from the file, the API key
 // from a file, and the variables over the file.
 func TestModelSection(t *testing.T) {
+	t.Parallel()
 	keyFile := filepath.Join(t.TempDir(), "key")
 	if err := os.WriteFile(keyFile, []byte("sk-from-file\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -43,6 +44,7 @@ func TestModelSection(t *testing.T) {
 // [model]: [ollama] and RECUR_OLLAMA_* still set the model server, with
 // one line at start saying what to rename.
 func TestOllamaSectionStillWorks(t *testing.T) {
+	t.Parallel()
 	path := writeTOML(t, "[ollama]\nurl = \"http://10.0.0.5:11434\"\nmodel = \"llama3.1:8b\"\nworkers = 3\n")
 	cfg, err := LoadConfig(path, true, []string{"RECUR_OLLAMA_EMBED_MODEL=mxbai-embed-large"})
 	if err != nil {
@@ -77,6 +79,7 @@ func TestOllamaSectionStillWorks(t *testing.T) {
 // TestModelConfigErrors guards the one-line errors of [model], setting
 // both it and [ollama] among them.
 func TestModelConfigErrors(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, file string
 		env        []string
@@ -104,6 +107,7 @@ func TestModelConfigErrors(t *testing.T) {
 // configure provider openai with a key, import a journal, and see every
 // entry analysed through that server, the key sent with each call.
 func TestImportThroughOpenAI(t *testing.T) {
+	t.Parallel()
 	lex, err := scripted.Load("pipeline/testdata/lexicon.json")
 	if err != nil {
 		t.Fatal(err)
@@ -153,6 +157,7 @@ func writeTOML(t *testing.T, text string) string {
 // that it answers and serves the models, or which key to set when it does
 // not serve one.
 func TestDoctorOpenAI(t *testing.T) {
+	t.Parallel()
 	fake := fakeopenai.New(t)
 	fake.RequireKey("sk-doctor")
 	doctor := func(t *testing.T, name string) (string, error) {
@@ -173,6 +178,7 @@ func TestDoctorOpenAI(t *testing.T) {
 // TestDoctorPool guards doctor with several model servers: one line for
 // each, saying which works.
 func TestDoctorPool(t *testing.T) {
+	t.Parallel()
 	fake := fakeollama.New(t)
 	env := []string{"RECUR_STORAGE_DATA_DIR=" + migratedDir(t, t.TempDir()), "RECUR_MODEL_URL=" + fake.URL() + ", http://127.0.0.1:1"}
 	out, _, err := runEnv(t, env, "", "doctor")
@@ -185,6 +191,7 @@ func TestDoctorPool(t *testing.T) {
 // with [ollama] and its older key names, still serves, says once what to
 // rename, and analyses entries through the Ollama it names.
 func TestOllamaSectionServes(t *testing.T) {
+	t.Parallel()
 	lex, err := scripted.Load("pipeline/testdata/lexicon.json")
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 // TestFeedbackList shows every user's feedback newest first with the
 // sender's address, and nothing a sender typed can drive the terminal.
 func TestFeedbackList(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "data")
 	_, _, base := startServer(t, dir)
 	if out, _, err := run(t, dir, "", "feedback", "list"); err != nil || out != "" {

@@ -18,6 +18,7 @@ import (
 // with its state, and that the pool as a whole still works while one of
 // them is stopped.
 func TestHealthPoolEndpoints(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	first, second := fakeollama.New(t), fakeollama.New(t)
 	for _, f := range []*fakeollama.Server{first, second} {

@@ -57,6 +57,7 @@ func runEnv(t *testing.T, env []string, stdin string, args ...string) (stdout, s
 }
 
 func TestConfig(t *testing.T) {
+	t.Parallel()
 	write := func(t *testing.T, text string) string {
 		path := filepath.Join(t.TempDir(), "recur.toml")
 		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
@@ -146,6 +147,7 @@ func TestConfig(t *testing.T) {
 }
 
 func TestCommands(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	t.Run("Version", func(t *testing.T) {
 		out, _, err := run(t, dir, "", "version")
@@ -205,6 +207,7 @@ func TestCommands(t *testing.T) {
 // with the command line, and call the API with the token; an entry posted
 // is analysed by the model (a fake Ollama here).
 func TestServe(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	m, fake, base := startServer(t, dir)
 
@@ -332,6 +335,7 @@ func startServer(t *testing.T, dir string, env ...string) (*Main, *fakeollama.Se
 type apiClient = apitest.Client
 
 func TestDoctor(t *testing.T) {
+	t.Parallel()
 	fake := fakeollama.New(t)
 	doctor := func(t *testing.T, env ...string) (string, error) {
 		m := NewMain()

@@ -16,6 +16,7 @@ import (
 )
 
 func TestVersionFromBuildInfo(t *testing.T) {
+	t.Parallel()
 	t.Run("FromGitCheckout", func(t *testing.T) {
 		info := &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v1.2.3"}, Settings: []debug.BuildSetting{
 			{Key: "vcs.revision", Value: "6a4a40512b5e2f0c0f7d2f3f6e0b8a1c9d7e4f21"},
@@ -59,6 +60,7 @@ func TestVersionFromBuildInfo(t *testing.T) {
 }
 
 func TestHealthCommand(t *testing.T) {
+	t.Parallel()
 	health := func(t *testing.T, env []string, args ...string) (string, error) {
 		out, _, err := runEnv(t, env, "", append([]string{"health"}, args...)...)
 		return out, err
@@ -122,6 +124,7 @@ func TestHealthCommand(t *testing.T) {
 // TestStartupSaysWhatFixesOllama guards the one start-up line that tells
 // the owner Ollama is away or lacks a model, and the command that fixes it.
 func TestStartupSaysWhatFixesOllama(t *testing.T) {
+	t.Parallel()
 	fake := fakeollama.New(t)
 	serve := func(t *testing.T, env ...string) string {
 		m := NewMain()
@@ -168,6 +171,7 @@ func TestStartupSaysWhatFixesOllama(t *testing.T) {
 }
 
 func TestStateDirectoryIsTheDefaultDataFolder(t *testing.T) {
+	t.Parallel()
 	absent := filepath.Join(t.TempDir(), "absent.toml")
 	for _, c := range []struct {
 		name string
@@ -197,6 +201,7 @@ func TestStateDirectoryIsTheDefaultDataFolder(t *testing.T) {
 // https). x509.SetFallbackRoots may be called once per process, so a second
 // call panics exactly when the binary already installed them.
 func TestCARootsEmbedded(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		env  string
 		want bool

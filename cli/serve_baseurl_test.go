@@ -16,6 +16,7 @@ import (
 // links: doctor fails with the fix and start-up warns in one line. On
 // loopback, or with base_url set, both are content.
 func TestBaseURLNeededBeyondLoopback(t *testing.T) {
+	t.Parallel()
 	fake := fakeollama.New(t)
 	for _, c := range []struct {
 		name string
@@ -62,6 +63,7 @@ func TestBaseURLNeededBeyondLoopback(t *testing.T) {
 // The start-up line names an address a browser on this machine opens: a
 // listener on every address is reached at 127.0.0.1, not at [::].
 func TestLocalURL(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		addr net.Addr
 		want string

@@ -77,6 +77,7 @@ next:
 // family is there with values that match what happened, only a token that
 // carries metrics:read by name reads them, and the [metrics] addr listener serves without one.
 func TestMetricsEndpoint(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	m, fake, base := startServer(t, dir, "RECUR_METRICS_ADDR=127.0.0.1:0")
 	root := strings.TrimSuffix(base, "/api")
@@ -209,6 +210,7 @@ func TestMetricsEndpoint(t *testing.T) {
 // TestBackupMetrics: a scheduled backup sets the last backup's time, duration
 // and size, and a restarted server reads the newest archive already there.
 func TestBackupMetrics(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 3, 1, 3, 0, 0, 0, time.UTC)
 	data := migratedDir(t, t.TempDir())
 	if _, err := secretkey.Load(data); err != nil {

@@ -63,6 +63,7 @@ func (s *systemdSocket) await(want string) {
 // with WatchdogSec=100ms: it is ready once it listens, keeps the watchdog
 // fed while it serves, says when it reloads, and stopping is its last word.
 func TestSystemdNotify(t *testing.T) {
+	t.Parallel()
 	sock := listenSystemd(t, filepath.Join(t.TempDir(), "notify"))
 	m, _, _ := startServer(t, t.TempDir(), "NOTIFY_SOCKET="+sock.conn.LocalAddr().String(), "WATCHDOG_USEC=100000")
 
@@ -90,6 +91,7 @@ func TestSystemdNotify(t *testing.T) {
 }
 
 func TestNotifier(t *testing.T) {
+	t.Parallel()
 	t.Run("AbstractSocket", func(t *testing.T) {
 		sock := listenSystemd(t, "@recur-test-"+strconv.Itoa(os.Getpid())+"-"+strconv.FormatInt(time.Now().UnixNano(), 36))
 		n := newNotifier([]string{"NOTIFY_SOCKET=" + sock.conn.LocalAddr().String()})

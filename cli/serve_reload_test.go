@@ -94,6 +94,7 @@ func serveConfigured(t *testing.T, dir, path string) (*Main, *logBuffer) {
 // names the key that changed, never its value, and a move from the log to
 // an SMTP server names the sign-in page's note as waiting for a restart.
 func TestReloadSecretFile(t *testing.T) {
+	t.Parallel()
 	secret := writeFile(t, "mail-password", "first secret\n")
 	path := writeFile(t, "recur.toml", "[mail]\npassword_file = \""+secret+"\"\n")
 	m, logs := serveConfigured(t, migratedDir(t, t.TempDir()), path)
@@ -128,6 +129,7 @@ func TestReloadSecretFile(t *testing.T) {
 // loggers made at start too), a setting that needs a restart is named, and
 // a file that fails to load leaves the running configuration in place.
 func TestReload(t *testing.T) {
+	t.Parallel()
 	dir := migratedDir(t, t.TempDir())
 	if _, _, err := run(t, dir, "", "user", "add", "me@example.com"); err != nil {
 		t.Fatal(err)
@@ -193,6 +195,7 @@ func TestReload(t *testing.T) {
 // TestReloadSignal runs the built binary and sends it SIGHUP: it reloads
 // and goes on serving, and still stops cleanly on SIGTERM.
 func TestReloadSignal(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}

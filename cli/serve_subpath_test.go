@@ -18,6 +18,7 @@ import (
 // prefix, and the sign-in mail, sent through a real SMTP server, links
 // under it too, to a link that signs in.
 func TestSubPath(t *testing.T) {
+	t.Parallel()
 	lc := smtptest.Start(t)
 	host, port, _ := net.SplitHostPort(lc.Addr)
 	addr := apitest.FreeAddr(t)

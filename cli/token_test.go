@@ -9,6 +9,7 @@ import (
 // TestTokenListAndRevoke lists a user's tokens without their secrets and
 // revokes one by id: it answers 401 from then on.
 func TestTokenListAndRevoke(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "data")
 	_, _, base := startServer(t, dir)
 	run(t, dir, "", "user", "add", "ana@example.com")

@@ -17,6 +17,7 @@ import (
 // TestImportTakesAnExportOverTheUploadCap: a journal whose export is larger
 // than an upload may be (64 MiB) comes back whole with recur import.
 func TestImportTakesAnExportOverTheUploadCap(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("writes and restores an export of over 64 MiB")
 	}

@@ -9,6 +9,7 @@ import (
 // recur export --format markdown writes the zip that recur import reads
 // back into another instance, entry for entry.
 func TestExportMarkdown(t *testing.T) {
+	t.Parallel()
 	instance := func() []string {
 		return []string{"RECUR_STORAGE_DATA_DIR=" + t.TempDir(), "RECUR_LOG_LEVEL=error"}
 	}

@@ -18,6 +18,7 @@ import (
 // as it was, a backup of the instance restores with it unchanged, and it
 // still imports into a new instance.
 func TestImportCommandRefusesAnotherUsersRecords(t *testing.T) {
+	t.Parallel()
 	dir := migratedDir(t, t.TempDir())
 	storetest.MustAnalysedJournal(t, storetest.MustOpenAt(t, filepath.Join(dir, "recur.db"), nil), "me@example.com")
 	before := exportDoc(t, dir)

@@ -18,6 +18,7 @@ import (
 // one command and watch it analysed, take everything out with another, and
 // bring that export into a new instance with nothing lost.
 func TestMoveInAndOut(t *testing.T) {
+	t.Parallel()
 	lex, err := scripted.Load("pipeline/testdata/lexicon.json")
 	if err != nil {
 		t.Fatal(err)
@@ -99,6 +100,7 @@ func TestMoveInAndOut(t *testing.T) {
 }
 
 func TestImportMistakes(t *testing.T) {
+	t.Parallel()
 	dir := migratedDir(t, t.TempDir())
 	if _, _, err := run(t, dir, "", "user", "add", "me@example.com"); err != nil {
 		t.Fatal(err)

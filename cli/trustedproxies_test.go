@@ -8,6 +8,7 @@ import (
 )
 
 func TestTrustedProxiesConfig(t *testing.T) {
+	t.Parallel()
 	t.Run("File", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "recur.toml")
 		if err := os.WriteFile(path, []byte("[server]\ntrusted_proxies = [\"127.0.0.1\", \"10.0.0.0/8\"]\n"), 0o600); err != nil {

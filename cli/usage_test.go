@@ -22,6 +22,7 @@ func execute(t *testing.T, args ...string) (code int, stdout, stderr string) {
 // TestUsageErrors: every mistake on the command line exits 2 with a last
 // line saying which help to read; --version prints what recur version does.
 func TestUsageErrors(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		args []string

@@ -113,6 +113,7 @@ func corpusAsJrnl(t *testing.T) string {
 // finds the database as it was before the account came: every row of the
 // user went, nothing of the other user did.
 func TestUserDelete(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "data")
 	_, fake, base := startServer(t, dir)
 	env := []string{"RECUR_STORAGE_DATA_DIR=" + dir, "RECUR_OLLAMA_URL=" + fake.URL(), "RECUR_LOG_LEVEL=error"}
@@ -180,6 +181,7 @@ func TestUserDelete(t *testing.T) {
 // state, and sets a password: the new one signs in, the old one no longer
 // does, browsers are signed out and tokens keep working.
 func TestUserListAndSetPassword(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "data")
 	_, _, base := startServer(t, dir)
 	if _, _, err := run(t, dir, "first password\n", "user", "add", "ana@example.com", "--name", "Ana\x1b[2J", "--password-stdin"); err != nil {
@@ -275,6 +277,7 @@ var ownerCommands = map[string][]string{
 // restore against a data folder with no database: each says where it
 // looked and how to point it elsewhere, fails, and leaves no file behind.
 func TestCommandsNeedADatabase(t *testing.T) {
+	t.Parallel()
 	for name, g := range NewMain().groups() {
 		for _, c := range g.subs {
 			if _, ok := ownerCommands[name+" "+c.name()]; !ok {
@@ -349,6 +352,7 @@ func TestCommandsNeedADatabase(t *testing.T) {
 // help: it is printed and ParseFlags answers flag.ErrHelp, which main turns
 // into exit status 0.
 func TestHelp(t *testing.T) {
+	t.Parallel()
 	for name, g := range NewMain().groups() {
 		t.Run(name, func(t *testing.T) {
 			for _, h := range []string{"--help", "-h", "help"} {
@@ -384,6 +388,7 @@ func TestHelp(t *testing.T) {
 }
 
 func TestConfirm(t *testing.T) {
+	t.Parallel()
 	for answer, want := range map[string]bool{"yes\n": true, " YES \n": true, "yes": true, "y\n": false, "no\n": false, "": false} {
 		var asked bytes.Buffer
 		if got := confirm(strings.NewReader(answer), &asked, "Delete? "); got != want {

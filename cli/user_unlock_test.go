@@ -11,6 +11,7 @@ import (
 // recur user unlock lifts the lock that wrong passwords from many
 // addresses put on an account: the right password signs in again at once.
 func TestUserUnlock(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "data")
 	_, _, base := startServer(t, dir, "RECUR_SERVER_TRUSTED_PROXIES=127.0.0.1")
 	if _, _, err := run(t, dir, "right password\n", "user", "add", "ana@example.com", "--password-stdin"); err != nil {

@@ -161,6 +161,7 @@ func noConsoleErrors(t *testing.T, errs []string) {
 // A person signs in from / each way the page offers: by mailed link, by a
 // mailed code typed in, and by the password set on the security page.
 func TestBrowserSignIn(t *testing.T) {
+	t.Parallel()
 	needChromium(t)
 	base, _, _, mails := browserApp(t, &modelGate{})
 	ctx, consoleErrors := newBrowser(t)
@@ -238,6 +239,7 @@ func TestBrowserSignIn(t *testing.T) {
 // secret it shows; from then on a password sign-in asks for the code as its
 // own step, and each recovery code signs in once.
 func TestBrowserTwoFactor(t *testing.T) {
+	t.Parallel()
 	needChromium(t)
 	base, _, _, mails := browserApp(t, &modelGate{})
 	ctx, consoleErrors := newBrowser(t)
@@ -360,6 +362,7 @@ func TestBrowserTwoFactor(t *testing.T) {
 // everywhere else" ends another browser's session and keeps this one; the
 // account deleted from the page takes its tokens along and ends at goodbye.
 func TestBrowserCredentials(t *testing.T) {
+	t.Parallel()
 	needChromium(t)
 	base, m, _, mails := browserApp(t, &modelGate{})
 	ctx, consoleErrors := newBrowser(t)

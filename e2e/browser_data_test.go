@@ -90,6 +90,7 @@ func (s *browserSession) captures(u *store.User) []string {
 // An app registered on the settings page gets a token, shown once, that
 // posts entries through the API.
 func TestBrowserApp(t *testing.T) {
+	t.Parallel()
 	s := newBrowserSession(t)
 	u := s.signIn("phone@example.com")
 	s.run(chromedp.Navigate(s.base+"/settings/apps"), chromedp.WaitVisible(`#app-name`))
@@ -148,6 +149,7 @@ func (s *browserSession) followImport(files ...string) {
 // A journal moved in is followed to 100 %, both exports download, and the
 // Markdown one moves the journal into a new account.
 func TestBrowserData(t *testing.T) {
+	t.Parallel()
 	s := newBrowserSession(t)
 	u := s.signIn("mover@example.com")
 	dir := t.TempDir()
@@ -265,6 +267,7 @@ func (s *browserSession) emulate(ctx context.Context, on bool) int {
 // An entry written while the browser is offline waits on the page as
 // "waiting to send" and arrives once the connection is back.
 func TestBrowserOfflineWrite(t *testing.T) {
+	t.Parallel()
 	s := newBrowserSession(t)
 	u := s.signIn("train@example.com")
 	// Let the service worker take over first, as after a first visit.
@@ -293,6 +296,7 @@ func TestBrowserOfflineWrite(t *testing.T) {
 // hold back the entries written after it; it leaves only when removed, which
 // asks twice.
 func TestBrowserOfflineRefused(t *testing.T) {
+	t.Parallel()
 	s := newBrowserSession(t)
 	u := s.signIn("refused@example.com")
 	s.run(chromedp.Navigate(s.base+"/"), chromedp.WaitVisible(`form[data-testid=write]`),
@@ -360,6 +364,7 @@ func (s *browserSession) outboxSize() int {
 // An entry written offline in a tab that is then closed is not lost: it
 // arrives once the connection is back, without that tab.
 func TestBrowserOfflineWriteTabClosed(t *testing.T) {
+	t.Parallel()
 	s := newBrowserSession(t)
 	u := s.signIn("closer@example.com")
 	tab, closeTab := chromedp.NewContext(s.ctx)

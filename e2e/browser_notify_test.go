@@ -21,6 +21,7 @@ import (
 // secret, sends a test notification that arrives signed with it, and reads
 // last week's review, in a real browser with no console errors.
 func TestBrowserNotifications(t *testing.T) {
+	t.Parallel()
 	s := newBrowserSession(t, "RECUR_NOTIFY_ALLOW_PRIVATE_TARGETS=true")
 	u := s.signIn("notify@example.com")
 	loc, err := s.m.Store().Location(context.Background(), u.ID)

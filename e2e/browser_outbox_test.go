@@ -48,6 +48,7 @@ func (s *browserSession) signOutAnswering(answer string) {
 // Signing out with entries unsent asks whether to keep them for later or
 // delete them.
 func TestBrowserOutboxPerUser(t *testing.T) {
+	t.Parallel()
 	s := newBrowserSession(t)
 	printPageOnFailure(t, s.ctx)
 	s.signIn("writer@example.com")

@@ -20,6 +20,7 @@ import (
 // held in the browser until the server has ended the session and the
 // sign-out's answer is held too, so the order is the one that lost the race.
 func TestBrowserSignOutEndsStream(t *testing.T) {
+	t.Parallel()
 	s := newBrowserSession(t)
 	s.signIn("leaving@example.com")
 	var mu sync.Mutex

@@ -20,6 +20,7 @@ import (
 // calendar pages stays under /journal, as does the service worker, its
 // scope and what it caches.
 func TestBrowserSubPath(t *testing.T) {
+	t.Parallel()
 	needChromium(t)
 	addr := apitest.FreeAddr(t)
 	root := "http://" + addr + "/journal"
@@ -119,6 +120,7 @@ func TestBrowserSubPath(t *testing.T) {
 // with its offline page and keeps an entry written then, which arrives
 // once the connection is back.
 func TestBrowserSubPathOffline(t *testing.T) {
+	t.Parallel()
 	addr := apitest.FreeAddr(t)
 	root := "http://" + addr + "/journal"
 	s := newBrowserSession(t, "RECUR_SERVER_ADDR="+addr, "RECUR_SERVER_BASE_URL="+root+"/")

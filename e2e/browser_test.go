@@ -297,6 +297,7 @@ func screenshots(t *testing.T, ctx context.Context, name string) {
 // calendar and sees the banner when Ollama goes away, in a real browser,
 // with no console errors on any page.
 func TestBrowser(t *testing.T) {
+	t.Parallel()
 	needChromium(t)
 	gate := &modelGate{}
 	base, m, fake, mails := browserApp(t, gate)

@@ -35,6 +35,7 @@ func firstEntry(t *testing.T, ctx context.Context) string {
 // form is empty again for the next one. With JavaScript off the form posts
 // and the journal is shown again with the entry, as before.
 func TestBrowserWriteWithoutReload(t *testing.T) {
+	t.Parallel()
 	needChromium(t)
 	gate := &modelGate{}
 	base, m, _, mails := browserApp(t, gate)

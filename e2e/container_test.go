@@ -63,6 +63,7 @@ func (p podman) must(timeout time.Duration, args ...string) string {
 // folder of the host. It needs podman (and root, or a user podman works
 // for): CI installs it and fails without it; elsewhere the test skips.
 func TestContainer(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs a container image")
 	}

@@ -69,6 +69,7 @@ func composeRecur(t *testing.T) composeService {
 }
 
 func TestComposeFile(t *testing.T) {
+	t.Parallel()
 	c, raw := readCompose(t)
 	recur, ollama, pull := c.Services["recur"], c.Services["ollama"], c.Services["ollama-pull"]
 
@@ -196,6 +197,7 @@ func dockerfileLine(t *testing.T, prefix string) string {
 }
 
 func TestSystemdUnit(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile("deploy/recur.service")
 	if err != nil {
 		t.Fatal(err)
@@ -314,6 +316,7 @@ func unitValues(unit, key string) []string {
 // go.mod's toolchain line, the Dockerfile's build stage and the workflow's
 // image name the same, while the go line stays the oldest Go that builds.
 func TestToolchainPinnedEverywhere(t *testing.T) {
+	t.Parallel()
 	mod := string(readFile(t, "go.mod"))
 	toolchain := regexp.MustCompile(`(?m)^toolchain go(\S+)$`).FindStringSubmatch(mod)
 	if toolchain == nil || !regexp.MustCompile(`(?m)^go 1\.\d+\.\d+$`).MatchString(mod) {

@@ -24,6 +24,7 @@ import (
 // goreleaser, which .ci/run installs: CI fails without it; elsewhere the
 // test skips.
 func TestReleaseSnapshot(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds a release snapshot")
 	}
