@@ -210,14 +210,17 @@ func Run(in Input) []Pattern {
 		switch {
 		case f == nil:
 			// Every capture it rested on is gone: it closes, accepted or not.
-			pat.ClosedAt = closedAt(p.ClosedAt, in.Now, time.Time{})
+			pat.ClosedAt = closedAt(p.ClosedAt, in.Now)
 		case p.Status == store.PatternAccepted:
 			// Accepted patterns are exempt from the clean-up: quiet or
 			// counted below the bar, they stay open.
 		case !qualifies:
-			pat.ClosedAt = closedAt(p.ClosedAt, in.Now, time.Time{})
+			pat.ClosedAt = closedAt(p.ClosedAt, in.Now)
 		case in.Now.Sub(pat.LastSeen) >= QuietAfter:
-			pat.ClosedAt = closedAt(p.ClosedAt, pat.LastSeen.Add(QuietAfter), pat.LastSeen)
+			// Quiet: it closed a week after it was last seen, whatever
+			// order the entries were analysed in.
+			closed := pat.LastSeen.Add(QuietAfter)
+			pat.ClosedAt = &closed
 		}
 		if pat.ClosedAt == nil && f != nil {
 			pat.Urgent = urgent(f.days, x.today)
@@ -230,11 +233,10 @@ func Run(in Input) []Pattern {
 	return out
 }
 
-// closedAt keeps the moment a pattern closed, unless it was seen again
-// after that (an entry written later about an earlier day), in which case
-// it closes anew at at.
-func closedAt(prev *time.Time, at, lastSeen time.Time) *time.Time {
-	if prev != nil && !prev.Before(lastSeen) {
+// closedAt keeps the moment a pattern that lost its count closed, or
+// closes it at at.
+func closedAt(prev *time.Time, at time.Time) *time.Time {
+	if prev != nil {
 		return prev
 	}
 	return &at

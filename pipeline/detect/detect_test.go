@@ -458,18 +458,24 @@ func TestFlows(t *testing.T) {
 	}
 }
 
-func TestClosingAfterALateEntry(t *testing.T) {
+func TestClosingWhateverTheOrder(t *testing.T) {
 	t.Parallel()
-	// Closed on the 12th, then an entry about the 14th is written on the
-	// 30th: the pattern closes again a week after the 14th.
-	h := newHistory("2026-11-30T12:00:00Z", "UTC").
-		prior(Prior{ID: "p1", CategoryID: "boss", Status: store.PatternDetected, ClosedAt: ptr(at("2026-11-12T09:00:00Z"))}).
-		add("2026-11-01T09:00:00Z", "c:boss", "f:anxious").
-		add("2026-11-03T09:00:00Z", "c:boss", "f:anxious").
-		add("2026-11-05T09:00:00Z", "c:boss", "f:anxious").
-		add("2026-11-14T09:00:00Z", "c:boss", "f:anxious")
-	p := find(Run(h.in), "boss")
-	if p.ClosedAt == nil || !p.ClosedAt.Equal(at("2026-11-21T09:00:00Z")) {
-		t.Fatalf("closed at %v, want a week after the late entry", p.ClosedAt)
+	// Closed on the 12th, a week after the 5th; then an entry about an
+	// other day is analysed on the 30th: the pattern closes a week after the
+	// day it was last seen, before the first close or after it.
+	for _, c := range []struct{ late, want string }{
+		{"2026-11-14T09:00:00Z", "2026-11-21T09:00:00Z"},
+		{"2026-11-08T09:00:00Z", "2026-11-15T09:00:00Z"},
+	} {
+		h := newHistory("2026-11-30T12:00:00Z", "UTC").
+			prior(Prior{ID: "p1", CategoryID: "boss", Status: store.PatternDetected, ClosedAt: ptr(at("2026-11-12T09:00:00Z"))}).
+			add("2026-11-01T09:00:00Z", "c:boss", "f:anxious").
+			add("2026-11-03T09:00:00Z", "c:boss", "f:anxious").
+			add("2026-11-05T09:00:00Z", "c:boss", "f:anxious").
+			add(c.late, "c:boss", "f:anxious")
+		p := find(Run(h.in), "boss")
+		if p.ClosedAt == nil || !p.ClosedAt.Equal(at(c.want)) {
+			t.Errorf("entry on %s: closed at %v, want %s, a week after it", c.late, p.ClosedAt, c.want)
+		}
 	}
 }
