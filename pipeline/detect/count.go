@@ -262,6 +262,23 @@ func (x *index) topFeelings(f *categoryFacts, vocab map[string]Feeling) []int32 
 	return ids[:min(len(ids), MaxFeelings)]
 }
 
+// patternDays are the days, and the number of captures, on which the
+// category came with one of the pattern's feelings (top) in a segment: a
+// plain mention of the category, with none of them, is not the pattern.
+func (x *index) patternDays(f *categoryFacts, top []int32) (days, int) {
+	own, captures := newDays(x.span), newDays(x.captures)
+	for _, si := range f.segments {
+		for _, t := range x.segmentTags(si) {
+			if fl := x.tags[t].feeling; fl >= 0 && slices.Contains(top, fl) {
+				own.add(x.segDays[si])
+				captures.add(int(x.segCapture[si]))
+				break
+			}
+		}
+	}
+	return own, captures.count()
+}
+
 // sentiment: good behaviour is positive, bad behaviour negative, and a
 // trigger goes by the valence of the feelings it comes with, weighed by how
 // often each comes (a tie is negative).

@@ -193,6 +193,7 @@ func Run(in Input) []Pattern {
 		if !qualifies && !existed {
 			continue
 		}
+		var own days // the days of the pattern itself
 		pat := Pattern{ID: p.ID, CategoryID: catID, Name: cat.Name, Sentiment: kindSentiment(cat.Kind, p.Sentiment), Impact: "low"}
 		if f != nil {
 			top := x.topFeelings(f, in.Feelings)
@@ -201,10 +202,12 @@ func Run(in Input) []Pattern {
 				pat.Feelings[i] = x.feelingIDs[fl]
 			}
 			pat.Sentiment = sentiment(cat.Kind, f, top, pat.Feelings, in.Feelings)
-			pat.Impact = impact(f.days.count(), writtenDays)
-			pat.CapturesCount = f.captures.count()
+			var captures int
+			own, captures = x.patternDays(f, top)
+			pat.Impact = impact(own.count(), writtenDays)
+			pat.CapturesCount = captures
 			pat.LastSeen = f.lastSeen
-			pat.Correlations = x.correlate(f.days, writtenDays, reviewed[p.ID])
+			pat.Correlations = x.correlate(own, writtenDays, reviewed[p.ID])
 			plans[ci] = &flowPlan{pattern: len(out), trigger: cat.Kind == store.TagTrigger, facts: f}
 		}
 		switch {
@@ -223,7 +226,7 @@ func Run(in Input) []Pattern {
 			pat.ClosedAt = &closed
 		}
 		if pat.ClosedAt == nil && f != nil {
-			pat.Urgent = urgent(f.days, x.today)
+			pat.Urgent = urgent(own, x.today)
 		}
 		out = append(out, pat)
 	}

@@ -479,3 +479,27 @@ func TestClosingWhateverTheOrder(t *testing.T) {
 		}
 	}
 }
+
+func TestPlainMentionIsNoDayOfThePattern(t *testing.T) {
+	t.Parallel()
+	// Three days criticism came with anxiety, and on three more days it was
+	// only mentioned, with Anna there: the pattern is on 3 of 6 days, and
+	// Anna, who was only there on the plain days, does not go with it.
+	h := newHistory("2026-11-10T12:00:00Z", "UTC")
+	for d := 1; d <= 3; d++ {
+		h.add(fmt.Sprintf("2026-11-%02dT09:00:00Z", d), "c:boss", "f:anxious")
+	}
+	for d := 4; d <= 6; d++ {
+		h.add(fmt.Sprintf("2026-11-%02dT09:00:00Z", d), "c:boss", "p:anna")
+	}
+	for d := 7; d <= 9; d++ {
+		h.add(fmt.Sprintf("2026-11-%02dT09:00:00Z", d), "c:run", "f:calm")
+	}
+	p := find(Run(h.in), "boss")
+	if p.CapturesCount != 3 || p.Impact != "moderate" {
+		t.Errorf("captures %d, impact %s; want 3 captures, 3 of 9 days moderate", p.CapturesCount, p.Impact)
+	}
+	if len(p.Correlations) != 0 {
+		t.Errorf("correlations %+v, want none: Anna was there only on plain mentions", p.Correlations)
+	}
+}
