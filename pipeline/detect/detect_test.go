@@ -319,8 +319,8 @@ func TestFeelingsAndImpact(t *testing.T) {
 		h.add(fmt.Sprintf("2026-11-%02dT09:00:00Z", i+10), "c:run")
 	}
 	p := find(Run(h.in), "boss")
-	if got := fmt.Sprint(p.Feelings); got != "[anxious sad tense calm]" {
-		t.Errorf("feelings = %s, want the four most frequent, ties by name", got)
+	if got := fmt.Sprint(p.Feelings); got != "[anxious tense sad calm]" {
+		t.Errorf("feelings = %s, want the four most frequent, ties in the order they were named", got)
 	}
 	if p.Impact != "high" {
 		t.Errorf("6 of 16 days: impact %s, want high (>= 35%%)", p.Impact)
@@ -501,5 +501,19 @@ func TestPlainMentionIsNoDayOfThePattern(t *testing.T) {
 	}
 	if len(p.Correlations) != 0 {
 		t.Errorf("correlations %+v, want none: Anna was there only on plain mentions", p.Correlations)
+	}
+}
+
+func TestFeelingTiesInTheOrderNamed(t *testing.T) {
+	t.Parallel()
+	// Proud and calm come as often, proud named first every time but once:
+	// proud leads, though calm is first by name.
+	h := newHistory("2026-11-10T12:00:00Z", "UTC")
+	h.add("2026-11-02T09:00:00Z", "c:run", "f:proud", "f:calm")
+	h.add("2026-11-03T09:00:00Z", "c:run", "f:calm", "f:proud")
+	h.add("2026-11-04T09:00:00Z", "c:run", "f:proud", "f:calm")
+	h.add("2026-11-05T09:00:00Z", "c:run", "f:proud", "f:calm")
+	if got := fmt.Sprint(find(Run(h.in), "run").Feelings); got != "[proud calm]" {
+		t.Errorf("feelings = %s, want [proud calm]: a tie goes to the one named first", got)
 	}
 }
