@@ -211,8 +211,9 @@ func Run(in Input) []Pattern {
 			plans[ci] = &flowPlan{pattern: len(out), trigger: cat.Kind == store.TagTrigger, facts: f}
 		}
 		switch {
-		case f == nil:
-			// Every capture it rested on is gone: it closes, accepted or not.
+		case f == nil || own.count() == 0:
+			// Every capture it rested on is gone (plain mentions of its
+			// category are not it): it closes, accepted or not.
 			pat.ClosedAt = closedAt(p.ClosedAt, in.Now)
 		case p.Status == store.PatternAccepted:
 			// Accepted patterns are exempt from the clean-up: quiet or

@@ -517,3 +517,17 @@ func TestFeelingTiesInTheOrderNamed(t *testing.T) {
 		t.Errorf("feelings = %s, want [proud calm]: a tie goes to the one named first", got)
 	}
 }
+
+func TestAcceptedPatternLeftWithPlainMentionsCloses(t *testing.T) {
+	t.Parallel()
+	// The days it came with a feeling were deleted; the plain mentions left
+	// are not the pattern: it closes, accepted though it is.
+	h := newHistory("2026-11-10T12:00:00Z", "UTC").
+		prior(Prior{ID: "p1", CategoryID: "boss", Status: store.PatternAccepted}).
+		add("2026-11-08T09:00:00Z", "c:boss").
+		add("2026-11-09T09:00:00Z", "c:boss")
+	p := find(Run(h.in), "boss")
+	if p.ClosedAt == nil || p.CapturesCount != 0 {
+		t.Errorf("pattern %+v, want closed with no captures", p)
+	}
+}
