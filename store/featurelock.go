@@ -25,7 +25,8 @@ func (s *Store) WrittenDays(ctx context.Context, userID string, loc *time.Locati
 
 // PatternDays counts, in loc, the days the user wrote on (as WrittenDays)
 // and, of those, the days with the pattern: days on which a capture has a
-// segment tagged with a tag of the pattern's category. A rejected pattern
+// segment tagged with a tag of the pattern's category and one of its
+// feelings (see patternSegment). A rejected pattern
 // is still the user's. It returns ENOTFOUND for a pattern that is not the
 // user's.
 func (s *Store) PatternDays(ctx context.Context, userID, patternID string, loc *time.Location) (with, written int, err error) {
@@ -43,7 +44,8 @@ func (s *Store) PatternDays(ctx context.Context, userID, patternID string, loc *
 		}
 		days, err := localDays(ctx, tx, loc, `SELECT DISTINCT cp.occurred_at FROM captures cp
 			JOIN segments sg ON sg.capture_id = cp.id JOIN segment_tags st ON st.segment_id = sg.id JOIN tags t ON t.id = st.tag_id
-			WHERE t.category_id = ? AND cp.user_id = ? AND cp.status != 'failed'`, categoryID, userID)
+			JOIN patterns p ON p.category_id = t.category_id
+			WHERE p.id = ? AND cp.user_id = ? AND cp.status != 'failed' AND `+patternSegment, patternID, userID)
 		with, written = len(days), len(all)
 		return err
 	})

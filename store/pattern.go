@@ -229,6 +229,12 @@ type PatternDetail struct {
 	Flows        []Flow
 }
 
+// patternSegment holds when the segment sg shows the pattern p: besides a
+// tag of p's category, the segment has one of p's feelings. A plain mention
+// of the category, with none of them, is not a day of the pattern.
+const patternSegment = `EXISTS (SELECT 1 FROM segment_tags sf JOIN tags tf ON tf.id = sf.tag_id
+	WHERE sf.segment_id = sg.id AND tf.feeling_id IN (SELECT value FROM json_each(p.feelings)))`
+
 // PatternDetail returns the captures a pattern rests on (newest first), its
 // correlations (rejected ones left out) and its flows.
 func (s *Store) PatternDetail(ctx context.Context, p *Pattern) (*PatternDetail, error) {
@@ -237,7 +243,8 @@ func (s *Store) PatternDetail(ctx context.Context, p *Pattern) (*PatternDetail, 
 		var err error
 		d.Captures, err = captureRefs(ctx, tx, `SELECT DISTINCT cp.id, cp.status, cp.occurred_at FROM captures cp
 			JOIN segments sg ON sg.capture_id = cp.id JOIN segment_tags st ON st.segment_id = sg.id JOIN tags t ON t.id = st.tag_id
-			WHERE t.category_id = ? AND cp.user_id = ? ORDER BY cp.occurred_at DESC, cp.id DESC`, p.CategoryID, p.UserID)
+			JOIN patterns p ON p.category_id = t.category_id
+			WHERE p.id = ? AND cp.user_id = ? AND `+patternSegment+` ORDER BY cp.occurred_at DESC, cp.id DESC`, p.ID, p.UserID)
 		if err != nil {
 			return err
 		}

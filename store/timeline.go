@@ -38,7 +38,7 @@ func (s *Store) Timeline(ctx context.Context, userID string, from, to time.Time)
 		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT cp.id, p.id, c.name, p.sentiment, p.impact
 			FROM captures cp JOIN segments sg ON sg.capture_id = cp.id JOIN segment_tags st ON st.segment_id = sg.id
 			JOIN tags t ON t.id = st.tag_id JOIN patterns p ON p.category_id = t.category_id JOIN categories c ON c.id = p.category_id
-			WHERE cp.user_id = ? AND cp.occurred_at >= ? AND cp.occurred_at < ? AND p.status != 'rejected'
+			WHERE cp.user_id = ? AND cp.occurred_at >= ? AND cp.occurred_at < ? AND p.status != 'rejected' AND `+patternSegment+`
 			ORDER BY cp.id, c.name`, args...)
 		if err != nil {
 			return err

@@ -62,6 +62,9 @@ type categoryFacts struct {
 	days         days    // nil while the category has no segment
 	feelingDays  []days  // by feeling number; nil for a feeling not seen with it
 	feelingCount []int
+	// feelingPlace sums, by feeling, its place among the feelings of each
+	// segment it came in (0 when named first): ties go by it.
+	feelingPlace []int
 	captures     days // a set of capture numbers
 	lastSeen     time.Time
 }
@@ -222,6 +225,7 @@ func (x *index) count(segments []Segment) []categoryFacts {
 				f.captures = newDays(x.captures)
 				f.feelingDays = make([]days, len(x.feelingIDs))
 				f.feelingCount = make([]int, len(x.feelingIDs))
+				f.feelingPlace = make([]int, len(x.feelingIDs))
 			}
 			f.segments = append(f.segments, int32(i))
 			f.days.add(d)
@@ -229,12 +233,13 @@ func (x *index) count(segments []Segment) []categoryFacts {
 			if at := segments[i].OccurredAt; at.After(f.lastSeen) {
 				f.lastSeen = at
 			}
-			for _, fl := range feelings {
+			for place, fl := range feelings {
 				if f.feelingDays[fl] == nil {
 					f.feelingDays[fl] = newDays(x.span)
 				}
 				f.feelingDays[fl].add(d)
 				f.feelingCount[fl]++
+				f.feelingPlace[fl] += place
 			}
 		}
 	}
@@ -242,7 +247,9 @@ func (x *index) count(segments []Segment) []categoryFacts {
 }
 
 // topFeelings are the numbers of the feelings seen most often with the
-// category, most frequent first, then by name.
+// category, most frequent first; of as frequent ones, the one the model
+// named earlier among a situation's feelings (the lower sum of places),
+// then by name.
 func (x *index) topFeelings(f *categoryFacts, vocab map[string]Feeling) []int32 {
 	var ids []int32
 	for fl, n := range f.feelingCount {
@@ -254,12 +261,32 @@ func (x *index) topFeelings(f *categoryFacts, vocab map[string]Feeling) []int32 
 		if c := cmp.Compare(f.feelingCount[b], f.feelingCount[a]); c != 0 {
 			return c
 		}
+		if c := cmp.Compare(f.feelingPlace[a], f.feelingPlace[b]); c != 0 {
+			return c
+		}
 		if c := cmp.Compare(vocab[x.feelingIDs[a]].Name, vocab[x.feelingIDs[b]].Name); c != 0 {
 			return c
 		}
 		return cmp.Compare(x.feelingIDs[a], x.feelingIDs[b])
 	})
 	return ids[:min(len(ids), MaxFeelings)]
+}
+
+// patternDays are the days, and the number of captures, on which the
+// category came with one of the pattern's feelings (top) in a segment: a
+// plain mention of the category, with none of them, is not the pattern.
+func (x *index) patternDays(f *categoryFacts, top []int32) (days, int) {
+	own, captures := newDays(x.span), newDays(x.captures)
+	for _, si := range f.segments {
+		for _, t := range x.segmentTags(si) {
+			if fl := x.tags[t].feeling; fl >= 0 && slices.Contains(top, fl) {
+				own.add(x.segDays[si])
+				captures.add(int(x.segCapture[si]))
+				break
+			}
+		}
+	}
+	return own, captures.count()
 }
 
 // sentiment: good behaviour is positive, bad behaviour negative, and a

@@ -193,6 +193,7 @@ func Run(in Input) []Pattern {
 		if !qualifies && !existed {
 			continue
 		}
+		var own days // the days of the pattern itself
 		pat := Pattern{ID: p.ID, CategoryID: catID, Name: cat.Name, Sentiment: kindSentiment(cat.Kind, p.Sentiment), Impact: "low"}
 		if f != nil {
 			top := x.topFeelings(f, in.Feelings)
@@ -201,26 +202,32 @@ func Run(in Input) []Pattern {
 				pat.Feelings[i] = x.feelingIDs[fl]
 			}
 			pat.Sentiment = sentiment(cat.Kind, f, top, pat.Feelings, in.Feelings)
-			pat.Impact = impact(f.days.count(), writtenDays)
-			pat.CapturesCount = f.captures.count()
+			var captures int
+			own, captures = x.patternDays(f, top)
+			pat.Impact = impact(own.count(), writtenDays)
+			pat.CapturesCount = captures
 			pat.LastSeen = f.lastSeen
-			pat.Correlations = x.correlate(f.days, writtenDays, reviewed[p.ID])
+			pat.Correlations = x.correlate(own, writtenDays, reviewed[p.ID])
 			plans[ci] = &flowPlan{pattern: len(out), trigger: cat.Kind == store.TagTrigger, facts: f}
 		}
 		switch {
-		case f == nil:
-			// Every capture it rested on is gone: it closes, accepted or not.
-			pat.ClosedAt = closedAt(p.ClosedAt, in.Now, time.Time{})
+		case f == nil || own.count() == 0:
+			// Every capture it rested on is gone (plain mentions of its
+			// category are not it): it closes, accepted or not.
+			pat.ClosedAt = closedAt(p.ClosedAt, in.Now)
 		case p.Status == store.PatternAccepted:
 			// Accepted patterns are exempt from the clean-up: quiet or
 			// counted below the bar, they stay open.
 		case !qualifies:
-			pat.ClosedAt = closedAt(p.ClosedAt, in.Now, time.Time{})
+			pat.ClosedAt = closedAt(p.ClosedAt, in.Now)
 		case in.Now.Sub(pat.LastSeen) >= QuietAfter:
-			pat.ClosedAt = closedAt(p.ClosedAt, pat.LastSeen.Add(QuietAfter), pat.LastSeen)
+			// Quiet: it closed a week after it was last seen, whatever
+			// order the entries were analysed in.
+			closed := pat.LastSeen.Add(QuietAfter)
+			pat.ClosedAt = &closed
 		}
 		if pat.ClosedAt == nil && f != nil {
-			pat.Urgent = urgent(f.days, x.today)
+			pat.Urgent = urgent(own, x.today)
 		}
 		out = append(out, pat)
 	}
@@ -230,11 +237,10 @@ func Run(in Input) []Pattern {
 	return out
 }
 
-// closedAt keeps the moment a pattern closed, unless it was seen again
-// after that (an entry written later about an earlier day), in which case
-// it closes anew at at.
-func closedAt(prev *time.Time, at, lastSeen time.Time) *time.Time {
-	if prev != nil && !prev.Before(lastSeen) {
+// closedAt keeps the moment a pattern that lost its count closed, or
+// closes it at at.
+func closedAt(prev *time.Time, at time.Time) *time.Time {
+	if prev != nil {
 		return prev
 	}
 	return &at

@@ -60,11 +60,16 @@ func related(l store.PatternLoop) string {
 	return fmt.Sprint(out)
 }
 
-func TestLoopsSaved(t *testing.T) {
-	t.Parallel()
+// atEvening opens a store whose clock stands at a fixed evening.
+func atEvening(t *testing.T) (*store.Store, time.Time, func() time.Time) {
 	now := time.Date(2026, 11, 20, 20, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
-	s := storetest.MustOpenAt(t, filepath.Join(t.TempDir(), "loops.db"), clock)
+	return storetest.MustOpenAt(t, filepath.Join(t.TempDir(), "detect.db"), clock), now, clock
+}
+
+func TestLoopsSaved(t *testing.T) {
+	t.Parallel()
+	s, now, clock := atEvening(t)
 	alice := storetest.MustCreateUser(t, s, "alice@example.com")
 	bob := storetest.MustCreateUser(t, s, "bob@example.com")
 	d := detect.NewDetector(s, clock)
