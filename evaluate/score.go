@@ -48,6 +48,11 @@ type FoundEntry struct {
 type FoundSituation struct {
 	Start, End int
 	Feelings   []string
+	// Valence is 1 when the feelings are all pleasant, -1 when all
+	// unpleasant, 0 otherwise; Categories are the categories of its
+	// triggers and behaviours.
+	Valence    int
+	Categories []string
 }
 
 // Card is what the patterns page shows as one: a pattern in no loop, or
@@ -149,7 +154,28 @@ func Score(j *Journal, f Found) JournalReport {
 	r.Recall = share(r.ThreadsFound, len(j.Threads))
 	r.Precision = share(r.MatchedPatterns, r.Patterns)
 	r.Boundaries, r.Feelings = scoreSituations(j, f.Entries)
+	r.CrossedCategories = crossedCategories(f.Entries)
 	return r
+}
+
+// crossedCategories lists the categories that hold both a pleasant and an
+// unpleasant situation, which Recur must never make.
+func crossedCategories(entries []FoundEntry) []string {
+	seen := map[string]int{} // category -> 1 pleasant, 2 unpleasant, 3 both
+	out := []string{}
+	for _, e := range entries {
+		for _, s := range e.Situations {
+			bit := map[int]int{1: 1, -1: 2}[s.Valence]
+			for _, c := range s.Categories {
+				if seen[c]|bit == 3 && seen[c] != 3 {
+					out = append(out, c)
+				}
+				seen[c] |= bit
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 func (r *JournalReport) add(t ThreadReport) {

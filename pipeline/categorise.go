@@ -53,6 +53,10 @@ type item struct {
 	name      string
 	situation string
 	valence   int
+	// crossing is set when the name is the writer's already, in a category
+	// of the other valence: the item is placed anew and stored under
+	// another name (see crossingName), as a name has one category.
+	crossing bool
 }
 
 // offer is an existing category put before the model, with the valence of
@@ -84,13 +88,36 @@ func valenceOf(tags []store.NewTag) int {
 
 var valenceWords = map[int]string{1: "pleasant", -1: "unpleasant", 0: "mixed or no feelings"}
 
+// crosses tells whether a trigger or behaviour named as one the writer
+// already has, in a situation of the given valence, would cross feelings by
+// keeping that name's category (whose valence catValence holds), and
+// whether the name has a category at all.
+func crosses(t store.NewTag, valence int, names known, catValence map[string]int) (crossing, hasCategory bool) {
+	old, ok := names[t.Type][strings.ToLower(t.Name)]
+	if !ok || old.Category == nil {
+		return false, false
+	}
+	return catValence[old.Category.ID]*valence < 0, true
+}
+
+// itemKey is the key of an item in the refs newItems returns.
+func itemKey(t store.NewTag, crossing bool) string {
+	key := string(t.Type) + "\x00" + strings.ToLower(t.Name)
+	if crossing {
+		key += "\x00crossing"
+	}
+	return key
+}
+
 // newItems lists the triggers and behaviours of the segments that have no
-// category yet, each once, and returns them with their refs by type and
-// lower-case name. An item keeps the first situation it comes from; its
-// valence is that situation's, or 0 when its situations disagree.
-func newItems(text string, spans []span, tags [][]store.NewTag, names known) ([]item, map[string]string) {
+// category yet, each once, and returns them with their refs by itemKey. An
+// item keeps the first situation it comes from; its valence is that
+// situation's, or 0 when its situations disagree. A name the writer
+// already has keeps its category, unless the category's valence
+// (catValence) is the other of the situation's: then it is an item too.
+func newItems(text string, spans []span, tags [][]store.NewTag, names known, catValence map[string]int) ([]item, map[string]string) {
 	var items []item
-	refs := map[string]string{} // type+name -> ref
+	refs := map[string]string{} // itemKey -> ref
 	at := map[string]int{}      // ref -> index in items
 	for i, seg := range tags {
 		valence := valenceOf(seg)
@@ -98,10 +125,11 @@ func newItems(text string, spans []span, tags [][]store.NewTag, names known) ([]
 			if !store.Categorised(t.Type) {
 				continue
 			}
-			if old, ok := names[t.Type][strings.ToLower(t.Name)]; ok && old.Category != nil {
+			crossing, has := crosses(t, valence, names, catValence)
+			if has && !crossing {
 				continue
 			}
-			key := string(t.Type) + "\x00" + strings.ToLower(t.Name)
+			key := itemKey(t, crossing)
 			if ref, ok := refs[key]; ok {
 				if it := &items[at[ref]]; it.valence != valence {
 					it.valence = 0
@@ -110,7 +138,7 @@ func newItems(text string, spans []span, tags [][]store.NewTag, names known) ([]
 			}
 			ref := fmt.Sprintf("%s%d", kindPrefix[t.Type], len(items)+1)
 			refs[key], at[ref] = ref, len(items)
-			items = append(items, item{ref: ref, kind: t.Type, name: t.Name, valence: valence,
+			items = append(items, item{ref: ref, kind: t.Type, name: t.Name, valence: valence, crossing: crossing,
 				situation: shorten(strings.Join(strings.Fields(text[spans[i].Start:spans[i].End]), " "), situationChars)})
 		}
 	}
@@ -215,7 +243,10 @@ func (r *runner) place(content string, items []item, offers map[string]offer) (m
 	for _, it := range items {
 		byRef[it.ref] = it
 	}
-	valence := map[string]int{} // category id -> valence, as offered
+	valence := map[string]int{} // category id -> valence, as offered or known
+	for id, v := range r.catValence {
+		valence[id] = v
+	}
 	for _, o := range offers {
 		valence[o.cat.ID] = o.valence
 	}
@@ -262,6 +293,27 @@ func (r *runner) place(content string, items []item, offers map[string]offer) (m
 		return nil, unusablef("%d of %d items placed", len(out), len(items))
 	}
 	return out, nil
+}
+
+// crossingName is the name a crossing item is stored under, placed as nt:
+// the name of its category when no other category has a tag of that name,
+// otherwise its own name with the valence of its situation, so a name
+// keeps one category and the same mention finds the same tag next time.
+func (r *runner) crossingName(it item, nt store.NewTag, names known) string {
+	category := nt.NewCategory
+	for _, c := range r.categories[it.kind] {
+		if c.ID == nt.CategoryID {
+			category = c.Name
+		}
+	}
+	free := func(name string) bool {
+		old, ok := names[it.kind][strings.ToLower(name)]
+		return !ok || nt.CategoryID != "" && old.Category != nil && old.Category.ID == nt.CategoryID
+	}
+	if category != "" && free(category) {
+		return category
+	}
+	return fmt.Sprintf("%s (%s)", it.name, valenceWords[it.valence])
 }
 
 // categoryByName finds one of the user's categories of the kind by name.

@@ -91,7 +91,7 @@ func TestNewItemsSituation(t *testing.T) {
 		{Type: store.TagTrigger, Name: "mum asking about christmas"},
 		{Type: store.TagNegativeFeeling, Name: "guilty", FeelingID: "guilty"},
 	}}
-	items, refs := newItems(text, spans, tags, known{})
+	items, refs := newItems(text, spans, tags, known{}, nil)
 	if len(items) != 1 || refs[string(store.TagTrigger)+"\x00mum asking about christmas"] != "t1" {
 		t.Fatalf("items %+v, refs %v", items, refs)
 	}

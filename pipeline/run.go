@@ -22,7 +22,8 @@ type runner struct {
 	log        *slog.Logger
 	capture    *store.Capture
 	categories map[store.TagType][]store.Category
-	names      *nameVectors // the embeddings of names kept between runs; nil reads the store's
+	catValence map[string]int // valence of the categories of the names the entry reuses
+	names      *nameVectors   // the embeddings of names kept between runs; nil reads the store's
 }
 
 // call makes one model call, retrying at once while the answer is unusable
@@ -169,9 +170,21 @@ func (r *runner) extract(ctx context.Context, text string, spans []span) ([][]st
 		return nil, err
 	}
 
-	// Triggers and behaviours the user already has keep their category;
-	// the others go to the model, all in one call.
-	items, refs := newItems(text, spans, tags, names)
+	// Triggers and behaviours the user already has keep their category,
+	// the others go to the model, all in one call,
+	// unless that category's situations all had the other valence.
+	var reused []string
+	for _, seg := range tags {
+		for _, t := range seg {
+			if old, ok := names[t.Type][strings.ToLower(t.Name)]; ok && store.Categorised(t.Type) && old.Category != nil {
+				reused = append(reused, old.Category.ID)
+			}
+		}
+	}
+	if r.catValence, err = r.store.CategoryValences(ctx, r.capture.UserID, reused); err != nil {
+		return nil, err
+	}
+	items, refs := newItems(text, spans, tags, names, r.catValence)
 	if len(items) == 0 {
 		return tags, nil
 	}
@@ -185,10 +198,21 @@ func (r *runner) extract(ctx context.Context, text string, spans []span) ([][]st
 	if err != nil {
 		return nil, err
 	}
+	byRef := make(map[string]item, len(items))
+	for _, it := range items {
+		byRef[it.ref] = it
+	}
 	for _, seg := range tags {
+		valence := valenceOf(seg)
 		for j, t := range seg {
-			if ref, ok := refs[string(t.Type)+"\x00"+strings.ToLower(t.Name)]; ok {
-				seg[j].CategoryID, seg[j].NewCategory = placed[ref].CategoryID, placed[ref].NewCategory
+			crossing, _ := crosses(t, valence, names, r.catValence)
+			ref, ok := refs[itemKey(t, crossing)]
+			if !ok {
+				continue
+			}
+			seg[j].CategoryID, seg[j].NewCategory = placed[ref].CategoryID, placed[ref].NewCategory
+			if crossing {
+				seg[j].Name = r.crossingName(byRef[ref], placed[ref], names)
 			}
 		}
 	}
