@@ -271,3 +271,16 @@ func TestCrossedCategories(t *testing.T) {
 		t.Fatalf("crossed categories %q, want [calls with Mamá]", got)
 	}
 }
+
+// A pattern whose name writes a labelled person or place in lower case is
+// named in the report; "the farm" and "dad's" in another name are not
+// names the labels capitalise.
+func TestLostCapitals(t *testing.T) {
+	t.Parallel()
+	j := &Journal{Threads: []Thread{{Correlations: []Correlation{{Type: store.TagPerson, Names: []string{"Dad", "my father"}},
+		{Type: store.TagActivity, Names: []string{"Farming"}}}}}}
+	got := lostCapitals(j, []FoundPattern{{Name: "calls from dad"}, {Name: "calls from Dad"}, {Name: "farming chores"}, {Name: "daddy long legs"}})
+	if !slices.Equal(got, []string{"calls from dad"}) {
+		t.Fatalf("lost capitals %q, want [calls from dad]", got)
+	}
+}

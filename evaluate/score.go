@@ -3,6 +3,7 @@ package evaluate
 import (
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/recur-journal/recur/store"
 )
@@ -155,7 +156,36 @@ func Score(j *Journal, f Found) JournalReport {
 	r.Precision = share(r.MatchedPatterns, r.Patterns)
 	r.Boundaries, r.Feelings = scoreSituations(j, f.Entries)
 	r.CrossedCategories = crossedCategories(f.Entries)
+	r.LostCapitals = lostCapitals(j, f.Patterns)
 	return r
+}
+
+// lostCapitals lists the patterns whose names write a labelled person or
+// place that has capitals ("Dad", "Mika") in lower case.
+func lostCapitals(j *Journal, patterns []FoundPattern) []string {
+	var proper []string
+	for _, t := range j.Threads {
+		for _, c := range t.Correlations {
+			if c.Type != store.TagPerson && c.Type != store.TagLocation {
+				continue
+			}
+			for _, n := range c.Names {
+				for _, w := range strings.Fields(n) {
+					if lw := strings.ToLower(w); lw != w && !slices.Contains(proper, lw) {
+						proper = append(proper, lw)
+					}
+				}
+			}
+		}
+	}
+	out := []string{}
+	for _, p := range patterns {
+		words := strings.FieldsFunc(p.Name, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
+		if slices.ContainsFunc(words, func(w string) bool { return slices.Contains(proper, w) }) {
+			out = append(out, p.Name)
+		}
+	}
+	return out
 }
 
 // crossedCategories lists the categories that hold both a pleasant and an

@@ -258,6 +258,11 @@ func (r *runner) place(content string, items []item, offers map[string]offer) (m
 			return nil, unusablef("assignment for unknown item %s", brief(a.Item))
 		}
 		proper := properWords(it.name, it.situation)
+		for lower, word := range r.proper {
+			if _, ok := proper[lower]; !ok {
+				proper[lower] = word
+			}
+		}
 		nt := store.NewTag{Type: it.kind, Name: it.name}
 		o, offered := offers[strings.TrimSpace(a.Category)]
 		offered = offered && o.cat.Kind == it.kind

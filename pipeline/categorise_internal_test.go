@@ -29,9 +29,15 @@ func TestPlaceKeepsProperNames(t *testing.T) {
 		{"FromItem", "brunch with Mika", "Brunch was fun.", "brunch with mika", "brunch with Mika"},
 		{"SentenceInitialIsNoName", "a long queue", "Queues again. Long ones.", "Queues At The Shop", "queues at the shop"},
 		{"Possessive", "Jonas's deadline", "Then Jonas's deadline moved.", "jonas's deadlines", "Jonas's deadlines"},
+		// Mika and Dad only begin sentences here, but the writer has them
+		// as a person and a place with capitals; "the" is no name.
+		{"KnownPerson", "Mika cooking", "Mika cooked dinner. It was good.", "cooking with mika", "cooking with Mika"},
+		{"KnownPersonAndPlace", "Dad calling about the farm", "Dad called. The farm again.", "calls from dad about the farm at the lakes", "calls from Dad about the farm at the Lakes"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r := &runner{categories: map[store.TagType][]store.Category{}}
+			r := &runner{categories: map[store.TagType][]store.Category{},
+				proper: knownProperWords([]store.NewTag{{Type: store.TagPerson, Name: "Mika"}, {Type: store.TagPerson, Name: "Dad"},
+					{Type: store.TagLocation, Name: "the Lakes"}, {Type: store.TagActivity, Name: "Running"}})}
 			items := []item{{ref: "t1", kind: store.TagTrigger, name: c.item, situation: c.situation}}
 			placed, err := r.place(assignments([3]string{"t1", "", c.answer}), items, map[string]offer{})
 			if err != nil {

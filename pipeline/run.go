@@ -22,8 +22,9 @@ type runner struct {
 	log        *slog.Logger
 	capture    *store.Capture
 	categories map[store.TagType][]store.Category
-	catValence map[string]int // valence of the categories of the names the entry reuses
-	names      *nameVectors   // the embeddings of names kept between runs; nil reads the store's
+	catValence map[string]int    // valence of the categories of the names the entry reuses
+	proper     map[string]string // capitalised words of the persons and places known, by lower case (knownProperWords)
+	names      *nameVectors      // the embeddings of names kept between runs; nil reads the store's
 }
 
 // call makes one model call, retrying at once while the answer is unusable
@@ -194,6 +195,16 @@ func (r *runner) extract(ctx context.Context, text string, spans []span) ([][]st
 			return nil, err
 		}
 	}
+	var people []store.NewTag
+	for _, typ := range []store.TagType{store.TagPerson, store.TagLocation} {
+		for _, t := range names[typ] {
+			people = append(people, store.NewTag{Type: t.Type, Name: t.Name})
+		}
+	}
+	for _, seg := range tags {
+		people = append(people, seg...)
+	}
+	r.proper = knownProperWords(people)
 	placed, err := r.categorise(ctx, items)
 	if err != nil {
 		return nil, err
