@@ -152,7 +152,7 @@ func (r *runner) extract(ctx context.Context, text string, spans []span) ([][]st
 		if len(perType[typ]) > 0 {
 			list = strings.Join(perType[typ], "; ")
 		}
-		fmt.Fprintf(&user, "%ss: %s\n", kindWords(typ), list)
+		fmt.Fprintf(&user, "%s: %s\n", kindsWords(typ), list)
 	}
 	user.WriteString("\nSituations:\n")
 	for i, sp := range spans {
