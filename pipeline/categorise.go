@@ -18,8 +18,8 @@ const (
 	shortlistEach  = 8
 )
 
-var categoriseSchema = json.RawMessage(`{"type":"object","properties":{"assignments":{"type":"array","items":{` +
-	`"type":"object","properties":{"item":{"type":"string"},` +
+var categoriseSchema = json.RawMessage(`{"type":"object","properties":{"assignments":{"type":"array","description":"one assignment for every new item","items":{` +
+	`"type":"object","properties":{"item":{"type":"string","description":"the ref of a new item as listed, such as t1, g1 or b1"},` +
 	`"category":{"type":"string","description":"the ref of an existing category of the same meaning, or an empty string"},` +
 	`"new_category":{"type":"string","maxLength":60,"description":"when category is empty: the name of a new category"}},` +
 	`"required":["item","category","new_category"],"additionalProperties":false}}},` +
@@ -28,7 +28,7 @@ var categoriseSchema = json.RawMessage(`{"type":"object","properties":{"assignme
 var categoriseChecks = mustParseSchema(categoriseSchema)
 
 var categoriseSystem = prompt(`You group the triggers and behaviours of a personal journal into categories of the same meaning,
-so that what keeps coming back can be counted. Each new item has a ref (t1 for a trigger, g1 for a good behaviour,
+so that what keeps coming back can be counted. The situations come first, each with a ref (s1, s2); each new item has a ref (t1 for a trigger, g1 for a good behaviour,
 b1 for a bad behaviour) and, below it, the situation it comes from; each existing category has a ref too (ct1, cg1, cb1).
 For every new item, either put it in an existing category of the same kind whose meaning is the same
 (set category to that ref and new_category to ""), or found a new category (set category to "" and new_category to
@@ -53,6 +53,9 @@ type item struct {
 	name      string
 	situation string
 	valence   int
+	// seg is the index of the situation's segment: items of one situation
+	// share it, and it is printed once.
+	seg int
 	// crossing is set when the name is the writer's already, in a category
 	// of the other valence: the item is placed anew and stored under
 	// another name (see crossingName), as a name has one category.
@@ -138,8 +141,8 @@ func newItems(text string, spans []span, tags [][]store.NewTag, names known, cat
 			}
 			ref := fmt.Sprintf("%s%d", kindPrefix[t.Type], len(items)+1)
 			refs[key], at[ref] = ref, len(items)
-			items = append(items, item{ref: ref, kind: t.Type, name: t.Name, valence: valence, crossing: crossing,
-				situation: shorten(strings.Join(strings.Fields(text[spans[i].Start:spans[i].End]), " "), situationChars)})
+			items = append(items, item{ref: ref, kind: t.Type, name: t.Name, valence: valence, crossing: crossing, seg: i,
+				situation: excerpt(strings.Join(strings.Fields(text[spans[i].Start:spans[i].End]), " "), t.Name, situationChars)})
 		}
 	}
 	return items, refs
@@ -149,6 +152,16 @@ func newItems(text string, spans []span, tags [][]store.NewTag, names known, cat
 // new one, and returns, per item ref, the chosen category id or new name.
 func (r *runner) categorise(ctx context.Context, items []item) (map[string]store.NewTag, error) {
 	var user strings.Builder
+	// Each situation is printed once, shown as around its first item.
+	user.WriteString("Situations:\n")
+	sitRef := map[int]string{}
+	for _, it := range items {
+		if _, ok := sitRef[it.seg]; !ok {
+			sitRef[it.seg] = fmt.Sprintf("s%d", len(sitRef)+1)
+			fmt.Fprintf(&user, "[%s] %s\n", sitRef[it.seg], it.situation)
+		}
+	}
+	user.WriteString("\n")
 	offers := map[string]offer{}
 	for _, kind := range []store.TagType{store.TagTrigger, store.TagGoodBehaviour, store.TagBadBehaviour} {
 		var mine []item
@@ -199,7 +212,7 @@ func (r *runner) categorise(ctx context.Context, items []item) (map[string]store
 		}
 		fmt.Fprintf(&user, "New %ss:\n", label)
 		for _, it := range mine {
-			fmt.Fprintf(&user, "[%s] %s\n  situation (%s): %s\n", it.ref, it.name, valenceWords[it.valence], it.situation)
+			fmt.Fprintf(&user, "[%s] %s\n  from situation %s (%s)\n", it.ref, it.name, sitRef[it.seg], valenceWords[it.valence])
 		}
 		user.WriteString("\n")
 	}

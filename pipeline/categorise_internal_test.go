@@ -112,3 +112,24 @@ func TestNewItemsSituation(t *testing.T) {
 		t.Fatalf("valence %d, want -1 (guilty)", items[0].valence)
 	}
 }
+
+// Items of one situation share it, printed once; a long situation is shown
+// around the part the item is about, not cut before it.
+func TestNewItemsShareTheirSituation(t *testing.T) {
+	t.Parallel()
+	text := strings.Repeat("The morning was slow and the coffee was cold again. ", 8) + "Then my boss criticised my report. I skipped lunch."
+	spans := []span{{0, len(text)}}
+	tags := [][]store.NewTag{{
+		{Type: store.TagTrigger, Name: "criticism from my boss"},
+		{Type: store.TagBadBehaviour, Name: "skipped lunch"},
+		{Type: store.TagNegativeFeeling, Name: "anxious", FeelingID: "anxious"},
+	}}
+	items, _ := newItems(text, spans, tags, known{}, nil)
+	if len(items) != 2 || items[0].seg != items[1].seg {
+		t.Fatalf("items %+v, want two of one situation", items)
+	}
+	s := items[0].situation
+	if n := utf8.RuneCountInString(s); n > situationChars || !strings.Contains(s, "my boss criticised my report") || !strings.HasPrefix(s, "…") {
+		t.Fatalf("situation of %d characters, not around the criticism: %q", n, s)
+	}
+}

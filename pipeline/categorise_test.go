@@ -62,8 +62,8 @@ func TestCategoriseValence(t *testing.T) {
 					user = call.Request.Messages[1].Content
 				}
 			}
-			for _, want := range []string{"From unpleasant situations:\n[ct1] criticism at work\n", "[t1] harsh words from my boss\n  situation (",
-				"): My boss yelled across the office. I felt"} {
+			for _, want := range []string{"From unpleasant situations:\n[ct1] criticism at work\n", "[t1] harsh words from my boss\n  from situation s1 (",
+				"Situations:\n[s1] My boss yelled across the office. I felt"} {
 				if !strings.Contains(user, want) {
 					t.Errorf("the categorise prompt lacks %q:\n%s", want, user)
 				}

@@ -99,3 +99,37 @@ func knownProperWords(tags []store.NewTag) map[string]string {
 	}
 	return out
 }
+
+// excerpt is at most n characters of text around what the item names: it
+// starts a third of n before the first word of name (of four letters or
+// more) that text holds, so the part the item is about is never cut off,
+// and each cut is at a space and marked with "…".
+func excerpt(text, name string, n int) string {
+	if utf8.RuneCountInString(text) <= n {
+		return text
+	}
+	lower := strings.ToLower(text)
+	at := -1
+	for _, w := range strings.Fields(strings.ToLower(name)) {
+		if utf8.RuneCountInString(w) < 4 {
+			continue
+		}
+		if i := strings.Index(lower, w); i >= 0 && (at < 0 || i < at) {
+			at = i
+		}
+	}
+	runes := []rune(text)
+	start := 0
+	if at >= 0 {
+		start = max(0, utf8.RuneCountInString(text[:at])-n/3)
+	}
+	start = min(start, len(runes)-(n-1))
+	if start == 0 {
+		return shorten(text, n)
+	}
+	rest := string(runes[start:])
+	if k := strings.IndexByte(rest, ' '); k >= 0 {
+		rest = rest[k+1:]
+	}
+	return "…" + shorten(rest, n-1)
+}
