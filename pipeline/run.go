@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"unicode"
 
 	"github.com/recur-journal/recur/store"
 )
@@ -67,11 +68,21 @@ func (r *runner) record(ctx context.Context, step string, res ChatResult) {
 	}
 }
 
+// words counts the runs of letters or digits in text.
+func words(text string) int {
+	return len(strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
+}
+
 // analyse runs translate, segment, extract and categorise, and returns what
 // they found, ready to commit. It writes nothing but the call records.
 func (r *runner) analyse(ctx context.Context) (*store.Analysis, error) {
 	c := r.capture
 	a := &store.Analysis{CaptureID: c.ID, UserID: c.UserID, Original: c.Original, Translated: c.Original, Language: "en"}
+	// An entry of one word at most cannot tell both what happened and how
+	// it felt: there is nothing for the model to read.
+	if words(c.Original) <= 1 {
+		return a, nil
+	}
 	if code, sure := detectLanguage(c.Original); code != "en" {
 		var ans translateAnswer
 		err := r.call(ctx, StepTranslate, ChatRequest{System: translateSystem, User: c.Original, Schema: translateSchema,
