@@ -83,9 +83,9 @@ func TestEvalShippedJournals(t *testing.T) {
 					t.Fatalf("report of %d journals, want 1", len(rep.Journals))
 				}
 				r := rep.Journals[0]
-				t.Logf("%s: recall %.2f precision %.2f duplicates %d urgent %d/%d correlations %d/%d situations P%.2f R%.2f feelings %.2f calls/entry %.1f prompt/entry %.0f",
+				t.Logf("%s: recall %.2f precision %.2f duplicates %d urgent %d/%d correlations %d/%d situations P%.2f R%.2f feelings %.2f calls/entry %.1f prompt/entry %.0f crossed %d capitals lost %d",
 					j.Name, r.Recall, r.Precision, len(r.Duplicates), r.UrgentRight, r.UrgentRight+r.UrgentWrong, r.CorrelationsRight, r.Correlations,
-					r.Boundaries.Precision, r.Boundaries.Recall, r.Feelings.Agreement, r.Cost.CallsPerEntry, r.Cost.PromptTokensPerEntry)
+					r.Boundaries.Precision, r.Boundaries.Recall, r.Feelings.Agreement, r.Cost.CallsPerEntry, r.Cost.PromptTokensPerEntry, len(r.CrossedCategories), len(r.LostCapitals))
 				t.Logf("%s: prompt tokens per entry %.0f, ~%.0f the steps' fixed starts, ~%.0f changing", j.Name,
 					r.Cost.PromptTokensPerEntry, r.Cost.FixedPromptTokensPerEntry, r.Cost.VaryingPromptTokensPerEntry)
 				if r.Cost.FixedPromptTokensPerEntry <= 0 || r.Cost.VaryingPromptTokensPerEntry <= 0 || len(r.Cost.Steps) < 3 {
@@ -98,7 +98,7 @@ func TestEvalShippedJournals(t *testing.T) {
 					t.Errorf("%d entries failed", r.Failed)
 				}
 				if len(r.Missed) != 0 {
-					t.Errorf("planted threads lost: %v", r.Missed)
+					t.Errorf("planted threads lost: %v\n%s", r.Missed, stdout.String())
 				}
 				for _, th := range r.Threads {
 					if th.TranslatedDaysFound != len(th.TranslatedDays) {
@@ -110,6 +110,12 @@ func TestEvalShippedJournals(t *testing.T) {
 				}
 				if n := len(r.Duplicates); n > evalFloor.duplicateThreads[j.Name] {
 					t.Errorf("%d threads on more than one card, want at most %d: %+v", n, evalFloor.duplicateThreads[j.Name], r.Duplicates)
+				}
+				if len(r.LostCapitals) != 0 {
+					t.Errorf("patterns writing a person or place in lower case: %q", r.LostCapitals)
+				}
+				if len(r.CrossedCategories) != 0 {
+					t.Errorf("categories holding pleasant and unpleasant situations: %q", r.CrossedCategories)
 				}
 				if r.Cost.Calls == 0 || r.Cost.PromptTokens == 0 {
 					t.Errorf("cost not read from the model calls: %+v", r.Cost)

@@ -143,11 +143,11 @@ func TestScoreSituations(t *testing.T) {
 	second := strings.Index(e0, "I felt")
 	found := []FoundEntry{
 		// Cut in two: neither range is the labelled one.
-		{Text: e0, Situations: []FoundSituation{{0, second - 1, []string{"anxious"}}, {second, len(e0), []string{"anxious", "tired"}}}},
+		{Text: e0, Situations: []FoundSituation{{Start: 0, End: second - 1, Feelings: []string{"anxious"}}, {Start: second, End: len(e0), Feelings: []string{"anxious", "tired"}}}},
 		// Right, with the same feeling.
-		{Text: j.Entries[1].Text, Situations: []FoundSituation{{0, len(j.Entries[1].Text), []string{"anxious"}}}},
+		{Text: j.Entries[1].Text, Situations: []FoundSituation{{Start: 0, End: len(j.Entries[1].Text), Feelings: []string{"anxious"}}}},
 		// A translation with another number of sentences is not compared.
-		{Text: "Dana criticised me and I was anxious.", Situations: []FoundSituation{{0, 10, nil}}},
+		{Text: "Dana criticised me and I was anxious.", Situations: []FoundSituation{{Start: 0, End: 10}}},
 	}
 	b, f := scoreSituations(j, found)
 	if b.Labelled != 2 || b.Found != 3 || b.Right != 1 || b.NotCompared != 1 {
@@ -255,4 +255,32 @@ func maxTime(a, b time.Time) time.Time {
 		return b
 	}
 	return a
+}
+
+// A category that holds a pleasant and an unpleasant situation is named in
+// the report; one that holds mixed ones beside either is not.
+func TestCrossedCategories(t *testing.T) {
+	t.Parallel()
+	entries := []FoundEntry{
+		{Situations: []FoundSituation{{Valence: -1, Categories: []string{"calls with Mamá"}}, {Valence: 1, Categories: []string{"runs"}}}},
+		{Situations: []FoundSituation{{Valence: 1, Categories: []string{"calls with Mamá"}}, {Valence: 0, Categories: []string{"runs"}}}},
+		{Failed: true},
+		{Situations: []FoundSituation{{Valence: 1, Categories: []string{"calls with Mamá"}}}},
+	}
+	if got := crossedCategories(entries); !slices.Equal(got, []string{"calls with Mamá"}) {
+		t.Fatalf("crossed categories %q, want [calls with Mamá]", got)
+	}
+}
+
+// A pattern whose name writes a labelled person or place in lower case is
+// named in the report; "the farm" and "dad's" in another name are not
+// names the labels capitalise.
+func TestLostCapitals(t *testing.T) {
+	t.Parallel()
+	j := &Journal{Threads: []Thread{{Correlations: []Correlation{{Type: store.TagPerson, Names: []string{"Dad", "my father"}},
+		{Type: store.TagActivity, Names: []string{"Farming"}}}}}}
+	got := lostCapitals(j, []FoundPattern{{Name: "calls from dad"}, {Name: "calls from Dad"}, {Name: "farming chores"}, {Name: "daddy long legs"}})
+	if !slices.Equal(got, []string{"calls from dad"}) {
+		t.Fatalf("lost capitals %q, want [calls from dad]", got)
+	}
 }

@@ -37,7 +37,13 @@ type JournalReport struct {
 	Precision       float64         `json:"precision"`
 	Unmatched       []PatternReport `json:"unmatched"`
 	// Duplicates lists found threads shown on more than one card.
-	Duplicates        []Duplicate    `json:"duplicates"`
+	Duplicates []Duplicate `json:"duplicates"`
+	// CrossedCategories lists the categories holding both a pleasant and an
+	// unpleasant situation.
+	CrossedCategories []string `json:"crossed_categories"`
+	// LostCapitals lists the patterns whose names write a labelled person
+	// or place in lower case.
+	LostCapitals      []string       `json:"lost_capitals"`
 	UrgentRight       int            `json:"urgent_right"`
 	UrgentWrong       int            `json:"urgent_wrong"`
 	Correlations      int            `json:"correlations"`
@@ -160,6 +166,9 @@ func (r *Report) Print(w io.Writer) error {
 			fmt.Fprintf(w, "  no thread: %s (%s, %d days)\n", p.Name, strings.ReplaceAll(p.Kind, "_", " "), p.Days)
 		}
 		fmt.Fprintf(w, "Duplicates:      %d %s on more than one card\n", len(j.Duplicates), english.Plural(len(j.Duplicates), "thread", "threads"))
+		fmt.Fprintf(w, "Crossed:         %d %s holding pleasant and unpleasant situations %s\n", len(j.CrossedCategories),
+			english.Plural(len(j.CrossedCategories), "category", "categories"), strings.Join(j.CrossedCategories, "; "))
+		fmt.Fprintf(w, "Capitals lost:   %d %s %s\n", len(j.LostCapitals), english.Plural(len(j.LostCapitals), "pattern", "patterns"), strings.Join(j.LostCapitals, "; "))
 		fmt.Fprintf(w, "Urgent:          %d right, %d wrong\n", j.UrgentRight, j.UrgentWrong)
 		fmt.Fprintf(w, "Correlations:    %d of %d right\n", j.CorrelationsRight, j.Correlations)
 		b := j.Boundaries

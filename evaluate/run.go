@@ -177,10 +177,19 @@ func collect(ctx context.Context, s *store.Store, userID string, j *Journal, ids
 		}
 		for _, sg := range c.Segments {
 			fs := FoundSituation{Start: sg.Start, End: sg.End}
+			pleasant, unpleasant := false, false
 			for _, t := range sg.Tags {
 				if slices.Contains(feelingTypes, t.Type) {
 					fs.Feelings = append(fs.Feelings, t.Name)
 				}
+				pleasant = pleasant || t.Type == store.TagPositiveFeeling
+				unpleasant = unpleasant || t.Type == store.TagNegativeFeeling
+				if store.Categorised(t.Type) && t.Category != nil && !slices.Contains(fs.Categories, t.Category.Name) {
+					fs.Categories = append(fs.Categories, t.Category.Name)
+				}
+			}
+			if pleasant != unpleasant {
+				fs.Valence = map[bool]int{true: 1, false: -1}[pleasant]
 			}
 			e.Situations = append(e.Situations, fs)
 		}

@@ -3,6 +3,7 @@ package evaluate
 import (
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/recur-journal/recur/store"
 )
@@ -48,6 +49,11 @@ type FoundEntry struct {
 type FoundSituation struct {
 	Start, End int
 	Feelings   []string
+	// Valence is 1 when the feelings are all pleasant, -1 when all
+	// unpleasant, 0 otherwise; Categories are the categories of its
+	// triggers and behaviours.
+	Valence    int
+	Categories []string
 }
 
 // Card is what the patterns page shows as one: a pattern in no loop, or
@@ -149,7 +155,57 @@ func Score(j *Journal, f Found) JournalReport {
 	r.Recall = share(r.ThreadsFound, len(j.Threads))
 	r.Precision = share(r.MatchedPatterns, r.Patterns)
 	r.Boundaries, r.Feelings = scoreSituations(j, f.Entries)
+	r.CrossedCategories = crossedCategories(f.Entries)
+	r.LostCapitals = lostCapitals(j, f.Patterns)
 	return r
+}
+
+// lostCapitals lists the patterns whose names write a labelled person or
+// place that has capitals ("Dad", "Mika") in lower case.
+func lostCapitals(j *Journal, patterns []FoundPattern) []string {
+	var proper []string
+	for _, t := range j.Threads {
+		for _, c := range t.Correlations {
+			if c.Type != store.TagPerson && c.Type != store.TagLocation {
+				continue
+			}
+			for _, n := range c.Names {
+				for _, w := range strings.Fields(n) {
+					if lw := strings.ToLower(w); lw != w && !slices.Contains(proper, lw) {
+						proper = append(proper, lw)
+					}
+				}
+			}
+		}
+	}
+	out := []string{}
+	for _, p := range patterns {
+		words := strings.FieldsFunc(p.Name, func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' })
+		if slices.ContainsFunc(words, func(w string) bool { return slices.Contains(proper, w) }) {
+			out = append(out, p.Name)
+		}
+	}
+	return out
+}
+
+// crossedCategories lists the categories that hold both a pleasant and an
+// unpleasant situation, which Recur must never make.
+func crossedCategories(entries []FoundEntry) []string {
+	seen := map[string]int{} // category -> 1 pleasant, 2 unpleasant, 3 both
+	out := []string{}
+	for _, e := range entries {
+		for _, s := range e.Situations {
+			bit := map[int]int{1: 1, -1: 2}[s.Valence]
+			for _, c := range s.Categories {
+				if seen[c]|bit == 3 && seen[c] != 3 {
+					out = append(out, c)
+				}
+				seen[c] |= bit
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 func (r *JournalReport) add(t ThreadReport) {

@@ -18,8 +18,8 @@ const (
 	shortlistEach  = 8
 )
 
-var categoriseSchema = json.RawMessage(`{"type":"object","properties":{"assignments":{"type":"array","items":{` +
-	`"type":"object","properties":{"item":{"type":"string"},` +
+var categoriseSchema = json.RawMessage(`{"type":"object","properties":{"assignments":{"type":"array","description":"one assignment for every new item","items":{` +
+	`"type":"object","properties":{"item":{"type":"string","description":"the ref of a new item as listed, such as t1, g1 or b1"},` +
 	`"category":{"type":"string","description":"the ref of an existing category of the same meaning, or an empty string"},` +
 	`"new_category":{"type":"string","maxLength":60,"description":"when category is empty: the name of a new category"}},` +
 	`"required":["item","category","new_category"],"additionalProperties":false}}},` +
@@ -28,7 +28,7 @@ var categoriseSchema = json.RawMessage(`{"type":"object","properties":{"assignme
 var categoriseChecks = mustParseSchema(categoriseSchema)
 
 var categoriseSystem = prompt(`You group the triggers and behaviours of a personal journal into categories of the same meaning,
-so that what keeps coming back can be counted. Each new item has a ref (t1 for a trigger, g1 for a good behaviour,
+so that what keeps coming back can be counted. The situations come first, each with a ref (s1, s2); each new item has a ref (t1 for a trigger, g1 for a good behaviour,
 b1 for a bad behaviour) and, below it, the situation it comes from; each existing category has a ref too (ct1, cg1, cb1).
 For every new item, either put it in an existing category of the same kind whose meaning is the same
 (set category to that ref and new_category to ""), or found a new category (set category to "" and new_category to
@@ -53,6 +53,13 @@ type item struct {
 	name      string
 	situation string
 	valence   int
+	// seg is the index of the situation's segment: items of one situation
+	// share it, and it is printed once.
+	seg int
+	// crossing is set when the name is the writer's already, in a category
+	// of the other valence: the item is placed anew and stored under
+	// another name (see crossingName), as a name has one category.
+	crossing bool
 }
 
 // offer is an existing category put before the model, with the valence of
@@ -84,13 +91,36 @@ func valenceOf(tags []store.NewTag) int {
 
 var valenceWords = map[int]string{1: "pleasant", -1: "unpleasant", 0: "mixed or no feelings"}
 
+// crosses tells whether a trigger or behaviour named as one the writer
+// already has, in a situation of the given valence, would cross feelings by
+// keeping that name's category (whose valence catValence holds), and
+// whether the name has a category at all.
+func crosses(t store.NewTag, valence int, names known, catValence map[string]int) (crossing, hasCategory bool) {
+	old, ok := names[t.Type][strings.ToLower(t.Name)]
+	if !ok || old.Category == nil {
+		return false, false
+	}
+	return catValence[old.Category.ID]*valence < 0, true
+}
+
+// itemKey is the key of an item in the refs newItems returns.
+func itemKey(t store.NewTag, crossing bool) string {
+	key := string(t.Type) + "\x00" + strings.ToLower(t.Name)
+	if crossing {
+		key += "\x00crossing"
+	}
+	return key
+}
+
 // newItems lists the triggers and behaviours of the segments that have no
-// category yet, each once, and returns them with their refs by type and
-// lower-case name. An item keeps the first situation it comes from; its
-// valence is that situation's, or 0 when its situations disagree.
-func newItems(text string, spans []span, tags [][]store.NewTag, names known) ([]item, map[string]string) {
+// category yet, each once, and returns them with their refs by itemKey. An
+// item keeps the first situation it comes from; its valence is that
+// situation's, or 0 when its situations disagree. A name the writer
+// already has keeps its category, unless the category's valence
+// (catValence) is the other of the situation's: then it is an item too.
+func newItems(text string, spans []span, tags [][]store.NewTag, names known, catValence map[string]int) ([]item, map[string]string) {
 	var items []item
-	refs := map[string]string{} // type+name -> ref
+	refs := map[string]string{} // itemKey -> ref
 	at := map[string]int{}      // ref -> index in items
 	for i, seg := range tags {
 		valence := valenceOf(seg)
@@ -98,10 +128,11 @@ func newItems(text string, spans []span, tags [][]store.NewTag, names known) ([]
 			if !store.Categorised(t.Type) {
 				continue
 			}
-			if old, ok := names[t.Type][strings.ToLower(t.Name)]; ok && old.Category != nil {
+			crossing, has := crosses(t, valence, names, catValence)
+			if has && !crossing {
 				continue
 			}
-			key := string(t.Type) + "\x00" + strings.ToLower(t.Name)
+			key := itemKey(t, crossing)
 			if ref, ok := refs[key]; ok {
 				if it := &items[at[ref]]; it.valence != valence {
 					it.valence = 0
@@ -110,8 +141,8 @@ func newItems(text string, spans []span, tags [][]store.NewTag, names known) ([]
 			}
 			ref := fmt.Sprintf("%s%d", kindPrefix[t.Type], len(items)+1)
 			refs[key], at[ref] = ref, len(items)
-			items = append(items, item{ref: ref, kind: t.Type, name: t.Name, valence: valence,
-				situation: shorten(strings.Join(strings.Fields(text[spans[i].Start:spans[i].End]), " "), situationChars)})
+			items = append(items, item{ref: ref, kind: t.Type, name: t.Name, valence: valence, crossing: crossing, seg: i,
+				situation: excerpt(strings.Join(strings.Fields(text[spans[i].Start:spans[i].End]), " "), t.Name, situationChars)})
 		}
 	}
 	return items, refs
@@ -121,6 +152,16 @@ func newItems(text string, spans []span, tags [][]store.NewTag, names known) ([]
 // new one, and returns, per item ref, the chosen category id or new name.
 func (r *runner) categorise(ctx context.Context, items []item) (map[string]store.NewTag, error) {
 	var user strings.Builder
+	// Each situation is printed once, shown as around its first item.
+	user.WriteString("Situations:\n")
+	sitRef := map[int]string{}
+	for _, it := range items {
+		if _, ok := sitRef[it.seg]; !ok {
+			sitRef[it.seg] = fmt.Sprintf("s%d", len(sitRef)+1)
+			fmt.Fprintf(&user, "[%s] %s\n", sitRef[it.seg], it.situation)
+		}
+	}
+	user.WriteString("\n")
 	offers := map[string]offer{}
 	for _, kind := range []store.TagType{store.TagTrigger, store.TagGoodBehaviour, store.TagBadBehaviour} {
 		var mine []item
@@ -171,7 +212,7 @@ func (r *runner) categorise(ctx context.Context, items []item) (map[string]store
 		}
 		fmt.Fprintf(&user, "New %ss:\n", label)
 		for _, it := range mine {
-			fmt.Fprintf(&user, "[%s] %s\n  situation (%s): %s\n", it.ref, it.name, valenceWords[it.valence], it.situation)
+			fmt.Fprintf(&user, "[%s] %s\n  from situation %s (%s)\n", it.ref, it.name, sitRef[it.seg], valenceWords[it.valence])
 		}
 		user.WriteString("\n")
 	}
@@ -215,7 +256,10 @@ func (r *runner) place(content string, items []item, offers map[string]offer) (m
 	for _, it := range items {
 		byRef[it.ref] = it
 	}
-	valence := map[string]int{} // category id -> valence, as offered
+	valence := map[string]int{} // category id -> valence, as offered or known
+	for id, v := range r.catValence {
+		valence[id] = v
+	}
 	for _, o := range offers {
 		valence[o.cat.ID] = o.valence
 	}
@@ -227,6 +271,11 @@ func (r *runner) place(content string, items []item, offers map[string]offer) (m
 			return nil, unusablef("assignment for unknown item %s", brief(a.Item))
 		}
 		proper := properWords(it.name, it.situation)
+		for lower, word := range r.proper {
+			if _, ok := proper[lower]; !ok {
+				proper[lower] = word
+			}
+		}
 		nt := store.NewTag{Type: it.kind, Name: it.name}
 		o, offered := offers[strings.TrimSpace(a.Category)]
 		offered = offered && o.cat.Kind == it.kind
@@ -262,6 +311,27 @@ func (r *runner) place(content string, items []item, offers map[string]offer) (m
 		return nil, unusablef("%d of %d items placed", len(out), len(items))
 	}
 	return out, nil
+}
+
+// crossingName is the name a crossing item is stored under, placed as nt:
+// the name of its category when no other category has a tag of that name,
+// otherwise its own name with the valence of its situation, so a name
+// keeps one category and the same mention finds the same tag next time.
+func (r *runner) crossingName(it item, nt store.NewTag, names known) string {
+	category := nt.NewCategory
+	for _, c := range r.categories[it.kind] {
+		if c.ID == nt.CategoryID {
+			category = c.Name
+		}
+	}
+	free := func(name string) bool {
+		old, ok := names[it.kind][strings.ToLower(name)]
+		return !ok || nt.CategoryID != "" && old.Category != nil && old.Category.ID == nt.CategoryID
+	}
+	if category != "" && free(category) {
+		return category
+	}
+	return fmt.Sprintf("%s (%s)", it.name, valenceWords[it.valence])
 }
 
 // categoryByName finds one of the user's categories of the kind by name.

@@ -29,9 +29,15 @@ func TestPlaceKeepsProperNames(t *testing.T) {
 		{"FromItem", "brunch with Mika", "Brunch was fun.", "brunch with mika", "brunch with Mika"},
 		{"SentenceInitialIsNoName", "a long queue", "Queues again. Long ones.", "Queues At The Shop", "queues at the shop"},
 		{"Possessive", "Jonas's deadline", "Then Jonas's deadline moved.", "jonas's deadlines", "Jonas's deadlines"},
+		// Mika and Dad only begin sentences here, but the writer has them
+		// as a person and a place with capitals; "the" is no name.
+		{"KnownPerson", "Mika cooking", "Mika cooked dinner. It was good.", "cooking with mika", "cooking with Mika"},
+		{"KnownPersonAndPlace", "Dad calling about the farm", "Dad called. The farm again.", "calls from dad about the farm at the lakes", "calls from Dad about the farm at the Lakes"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r := &runner{categories: map[store.TagType][]store.Category{}}
+			r := &runner{categories: map[store.TagType][]store.Category{},
+				proper: knownProperWords([]store.NewTag{{Type: store.TagPerson, Name: "Mika"}, {Type: store.TagPerson, Name: "Dad"},
+					{Type: store.TagLocation, Name: "the Lakes"}, {Type: store.TagActivity, Name: "Running"}})}
 			items := []item{{ref: "t1", kind: store.TagTrigger, name: c.item, situation: c.situation}}
 			placed, err := r.place(assignments([3]string{"t1", "", c.answer}), items, map[string]offer{})
 			if err != nil {
@@ -91,7 +97,7 @@ func TestNewItemsSituation(t *testing.T) {
 		{Type: store.TagTrigger, Name: "mum asking about christmas"},
 		{Type: store.TagNegativeFeeling, Name: "guilty", FeelingID: "guilty"},
 	}}
-	items, refs := newItems(text, spans, tags, known{})
+	items, refs := newItems(text, spans, tags, known{}, nil)
 	if len(items) != 1 || refs[string(store.TagTrigger)+"\x00mum asking about christmas"] != "t1" {
 		t.Fatalf("items %+v, refs %v", items, refs)
 	}
@@ -104,5 +110,26 @@ func TestNewItemsSituation(t *testing.T) {
 	}
 	if items[0].valence != -1 {
 		t.Fatalf("valence %d, want -1 (guilty)", items[0].valence)
+	}
+}
+
+// Items of one situation share it, printed once; a long situation is shown
+// around the part the item is about, not cut before it.
+func TestNewItemsShareTheirSituation(t *testing.T) {
+	t.Parallel()
+	text := strings.Repeat("The morning was slow and the coffee was cold again. ", 8) + "Then my boss criticised my report. I skipped lunch."
+	spans := []span{{0, len(text)}}
+	tags := [][]store.NewTag{{
+		{Type: store.TagTrigger, Name: "criticism from my boss"},
+		{Type: store.TagBadBehaviour, Name: "skipped lunch"},
+		{Type: store.TagNegativeFeeling, Name: "anxious", FeelingID: "anxious"},
+	}}
+	items, _ := newItems(text, spans, tags, known{}, nil)
+	if len(items) != 2 || items[0].seg != items[1].seg {
+		t.Fatalf("items %+v, want two of one situation", items)
+	}
+	s := items[0].situation
+	if n := utf8.RuneCountInString(s); n > situationChars || !strings.Contains(s, "my boss criticised my report") || !strings.HasPrefix(s, "…") {
+		t.Fatalf("situation of %d characters, not around the criticism: %q", n, s)
 	}
 }

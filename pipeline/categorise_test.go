@@ -62,12 +62,62 @@ func TestCategoriseValence(t *testing.T) {
 					user = call.Request.Messages[1].Content
 				}
 			}
-			for _, want := range []string{"From unpleasant situations:\n[ct1] criticism at work\n", "[t1] harsh words from my boss\n  situation (",
-				"): My boss yelled across the office. I felt"} {
+			for _, want := range []string{"From unpleasant situations:\n[ct1] criticism at work\n", "[t1] harsh words from my boss\n  from situation s1 (",
+				"Situations:\n[s1] My boss yelled across the office. I felt"} {
 				if !strings.Contains(user, want) {
 					t.Errorf("the categorise prompt lacks %q:\n%s", want, user)
 				}
 			}
 		})
+	}
+}
+
+// A name the writer already has does not carry a situation of the other
+// valence into its category: a pleasant mention of a known unpleasant
+// trigger is categorised anew, and no category ends up holding pleasant
+// and unpleasant situations.
+func TestKnownNameNeverCrossesValence(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, func(o *pipeline.Options) { o.Workers = 0 })
+	e.processed("My boss criticised my report. I felt anxious.")
+	c := e.processed("My boss criticised my plan in the meeting. I felt calm and proud.")
+	if got := triggerCategory(t, c); got == "criticism at work" {
+		t.Fatalf("the pleasant criticism joined the unpleasant category %q", got)
+	}
+	var asked bool
+	for _, call := range e.fake.Calls() {
+		if call.Request != nil && scripted.Step(call.Request) == "categorise" && strings.Contains(call.Request.Messages[1].Content, "criticised my plan") {
+			asked = true
+		}
+	}
+	if !asked {
+		t.Error("the pleasant mention of a known name was not put to the categoriser")
+	}
+	again := e.processed("My boss criticised my report again. I felt anxious.")
+	if got := triggerCategory(t, again); got != "criticism at work" {
+		t.Errorf("an unpleasant mention left its category: %q", got)
+	}
+	ids := map[string]bool{}
+	for _, kind := range []store.TagType{store.TagTrigger} {
+		cats, err := e.store.Categories(context.Background(), e.user.ID, kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cat := range cats {
+			ids[cat.ID] = true
+		}
+	}
+	var list []string
+	for id := range ids {
+		list = append(list, id)
+	}
+	valences, err := e.store.CategoryValences(context.Background(), e.user.ID, list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range list {
+		if _, ok := valences[id]; !ok {
+			t.Errorf("category %s holds pleasant and unpleasant situations (valences %v)", id, valences)
+		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/recur-journal/recur/store"
 )
 
 // shorten cuts s to at most n characters, at a space when there is one,
@@ -72,4 +74,62 @@ func categoryName(raw string, proper map[string]string) string {
 		b.WriteString(strings.ToLower(run))
 	})
 	return b.String()
+}
+
+// notNames are the words that begin a person's or place's name without
+// being part of it ("the Lakes", "my Dad"), which a name's capitals never
+// carry into a category name.
+var notNames = map[string]bool{"the": true, "my": true, "a": true, "an": true, "our": true, "his": true, "her": true, "their": true}
+
+// knownProperWords returns the capitalised words of the persons and places
+// given (the writer's own and the entry's), by their lower-case form: a
+// category name keeps their capitals even where the entry only writes them
+// at the start of a sentence ("Mika cooked dinner.").
+func knownProperWords(tags []store.NewTag) map[string]string {
+	out := map[string]string{}
+	for _, t := range tags {
+		if t.Type != store.TagPerson && t.Type != store.TagLocation {
+			continue
+		}
+		letterRuns(t.Name, func(run string, word bool) {
+			if r, _ := utf8.DecodeRuneInString(run); word && unicode.IsUpper(r) && !notNames[strings.ToLower(run)] {
+				out[strings.ToLower(run)] = run
+			}
+		})
+	}
+	return out
+}
+
+// excerpt is at most n characters of text around what the item names: it
+// starts a third of n before the first word of name (of four letters or
+// more) that text holds, so the part the item is about is never cut off,
+// and each cut is at a space and marked with "…".
+func excerpt(text, name string, n int) string {
+	if utf8.RuneCountInString(text) <= n {
+		return text
+	}
+	lower := strings.ToLower(text)
+	at := -1
+	for _, w := range strings.Fields(strings.ToLower(name)) {
+		if utf8.RuneCountInString(w) < 4 {
+			continue
+		}
+		if i := strings.Index(lower, w); i >= 0 && (at < 0 || i < at) {
+			at = i
+		}
+	}
+	runes := []rune(text)
+	start := 0
+	if at >= 0 {
+		start = max(0, utf8.RuneCountInString(text[:at])-n/3)
+	}
+	start = min(start, len(runes)-(n-1))
+	if start == 0 {
+		return shorten(text, n)
+	}
+	rest := string(runes[start:])
+	if k := strings.IndexByte(rest, ' '); k >= 0 {
+		rest = rest[k+1:]
+	}
+	return "…" + shorten(rest, n-1)
 }

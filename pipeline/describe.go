@@ -145,6 +145,15 @@ func (u describeUnit) loopLine() string {
 
 func kindWords(kind store.TagType) string { return strings.ReplaceAll(string(kind), "_", " ") }
 
+// kindsWords is the plural of kindWords: "good behaviours", "activities".
+func kindsWords(kind store.TagType) string {
+	w := kindWords(kind)
+	if strings.HasSuffix(w, "y") {
+		return strings.TrimSuffix(w, "y") + "ies"
+	}
+	return w + "s"
+}
+
 // describeUnits groups the patterns that need a description (list) by
 // loop: a loop needs one when any of its patterns does, or when its
 // patterns' descriptions differ (the loop changed since it was described).

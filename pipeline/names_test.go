@@ -94,7 +94,10 @@ func extractHeaders(t *testing.T, fake *fakeollama.Server) []map[store.TagType][
 		}
 		offered := map[store.TagType][]string{}
 		for _, typ := range headerTypes {
-			label := strings.ReplaceAll(string(typ), "_", " ") + "s: "
+			label := map[store.TagType]string{store.TagActivity: "activities: "}[typ]
+			if label == "" {
+				label = strings.ReplaceAll(string(typ), "_", " ") + "s: "
+			}
 			i := strings.Index(head, "\n"+label)
 			if i < 0 {
 				t.Fatalf("the header lacks a line for %s:\n%s", typ, head)

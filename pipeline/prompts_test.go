@@ -15,6 +15,9 @@ func TestPromptRules(t *testing.T) {
 	}{
 		{extract, "extract: one person, one name", "One person, one name: when the writer already has a name for this person"},
 		{extract, "extract: kinship words as written", `Family words stay as written ("abuela").`},
+		{extract, "extract: a trigger is what set the feelings off", "triggers: what set the feelings off"},
+		{extract, "extract: a cue nearby or a plan is no trigger", "not what\n  merely happened nearby, nor a plan told with no feeling."},
+		{extract, "extract: a chosen, enjoyed act is told once", "An act the writer chose and enjoyed is a good behaviour only, never also a trigger."},
 		{translateSystem, "translate: names and kinship words kept", `"la abuela" becomes "abuela"`},
 		{segmentSystem, "segment: what belongs to a situation", "the lead-in that sets\nthe scene, what set it off, how the writer felt and reacted, what they did about it, and their plans about it"},
 		{segmentSystem, "segment: zero situations is an answer", `An entry where nothing happened has no situations: {"situations":[]}.`},
@@ -24,3 +27,4 @@ func TestPromptRules(t *testing.T) {
 		}
 	}
 }
+

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"unicode"
 
 	"github.com/recur-journal/recur/store"
 )
@@ -22,7 +23,9 @@ type runner struct {
 	log        *slog.Logger
 	capture    *store.Capture
 	categories map[store.TagType][]store.Category
-	names      *nameVectors // the embeddings of names kept between runs; nil reads the store's
+	catValence map[string]int    // valence of the categories of the names the entry reuses
+	proper     map[string]string // capitalised words of the persons and places known, by lower case (knownProperWords)
+	names      *nameVectors      // the embeddings of names kept between runs; nil reads the store's
 }
 
 // call makes one model call, retrying at once while the answer is unusable
@@ -65,11 +68,21 @@ func (r *runner) record(ctx context.Context, step string, res ChatResult) {
 	}
 }
 
+// words counts the runs of letters or digits in text.
+func words(text string) int {
+	return len(strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }))
+}
+
 // analyse runs translate, segment, extract and categorise, and returns what
 // they found, ready to commit. It writes nothing but the call records.
 func (r *runner) analyse(ctx context.Context) (*store.Analysis, error) {
 	c := r.capture
 	a := &store.Analysis{CaptureID: c.ID, UserID: c.UserID, Original: c.Original, Translated: c.Original, Language: "en"}
+	// An entry of one word at most cannot tell both what happened and how
+	// it felt: there is nothing for the model to read.
+	if words(c.Original) <= 1 {
+		return a, nil
+	}
 	if code, sure := detectLanguage(c.Original); code != "en" {
 		var ans translateAnswer
 		err := r.call(ctx, StepTranslate, ChatRequest{System: translateSystem, User: c.Original, Schema: translateSchema,
@@ -150,7 +163,7 @@ func (r *runner) extract(ctx context.Context, text string, spans []span) ([][]st
 		if len(perType[typ]) > 0 {
 			list = strings.Join(perType[typ], "; ")
 		}
-		fmt.Fprintf(&user, "%ss: %s\n", kindWords(typ), list)
+		fmt.Fprintf(&user, "%s: %s\n", kindsWords(typ), list)
 	}
 	user.WriteString("\nSituations:\n")
 	for i, sp := range spans {
@@ -169,9 +182,21 @@ func (r *runner) extract(ctx context.Context, text string, spans []span) ([][]st
 		return nil, err
 	}
 
-	// Triggers and behaviours the user already has keep their category;
-	// the others go to the model, all in one call.
-	items, refs := newItems(text, spans, tags, names)
+	// Triggers and behaviours the user already has keep their category,
+	// the others go to the model, all in one call,
+	// unless that category's situations all had the other valence.
+	var reused []string
+	for _, seg := range tags {
+		for _, t := range seg {
+			if old, ok := names[t.Type][strings.ToLower(t.Name)]; ok && store.Categorised(t.Type) && old.Category != nil {
+				reused = append(reused, old.Category.ID)
+			}
+		}
+	}
+	if r.catValence, err = r.store.CategoryValences(ctx, r.capture.UserID, reused); err != nil {
+		return nil, err
+	}
+	items, refs := newItems(text, spans, tags, names, r.catValence)
 	if len(items) == 0 {
 		return tags, nil
 	}
@@ -181,14 +206,35 @@ func (r *runner) extract(ctx context.Context, text string, spans []span) ([][]st
 			return nil, err
 		}
 	}
+	var people []store.NewTag
+	for _, typ := range []store.TagType{store.TagPerson, store.TagLocation} {
+		for _, t := range names[typ] {
+			people = append(people, store.NewTag{Type: t.Type, Name: t.Name})
+		}
+	}
+	for _, seg := range tags {
+		people = append(people, seg...)
+	}
+	r.proper = knownProperWords(people)
 	placed, err := r.categorise(ctx, items)
 	if err != nil {
 		return nil, err
 	}
+	byRef := make(map[string]item, len(items))
+	for _, it := range items {
+		byRef[it.ref] = it
+	}
 	for _, seg := range tags {
+		valence := valenceOf(seg)
 		for j, t := range seg {
-			if ref, ok := refs[string(t.Type)+"\x00"+strings.ToLower(t.Name)]; ok {
-				seg[j].CategoryID, seg[j].NewCategory = placed[ref].CategoryID, placed[ref].NewCategory
+			crossing, _ := crosses(t, valence, names, r.catValence)
+			ref, ok := refs[itemKey(t, crossing)]
+			if !ok {
+				continue
+			}
+			seg[j].CategoryID, seg[j].NewCategory = placed[ref].CategoryID, placed[ref].NewCategory
+			if crossing {
+				seg[j].Name = r.crossingName(byRef[ref], placed[ref], names)
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package pipeline_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/recur-journal/recur/pipeline"
@@ -26,5 +27,38 @@ func TestNothingHappened(t *testing.T) {
 	}
 	if steps["segment"] != 1 || steps["extract"]+steps["categorise"] != 0 {
 		t.Fatalf("calls by step %v, want one segment call and nothing after it", steps)
+	}
+}
+
+// An entry of one word makes no model call: it cannot tell both what
+// happened and how it felt. Two words are read.
+func TestOneWordEntrySparesCalls(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, text string
+		read       bool // whether the model is asked
+		situations int
+	}{
+		{"OneWord", "Storm.", false, 0},
+		{"NoWord", " … ", false, 0},
+		{"TwoWords", "Skipped lunch.", true, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, func(o *pipeline.Options) { o.Workers = 0 })
+			got := e.processed(c.text)
+			var steps []string
+			for _, call := range e.fake.Calls() {
+				if call.Request != nil {
+					steps = append(steps, scripted.Step(call.Request))
+				}
+			}
+			if got.Status != store.StatusProcessed || len(got.Segments) != c.situations {
+				t.Errorf("status %s with %d situations, want processed with %d", got.Status, len(got.Segments), c.situations)
+			}
+			if read := slices.Contains(steps, "extract"); read != c.read || !c.read && len(steps) != 0 {
+				t.Errorf("model steps %q; want the entry read: %v", steps, c.read)
+			}
+		})
 	}
 }

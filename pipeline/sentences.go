@@ -71,7 +71,7 @@ func splitSentences(text string) []span {
 // one unless the next word is in lower case. Keys are in lower case.
 var (
 	abbreviations     = map[string]bool{"dr.": true, "mr.": true, "mrs.": true, "ms.": true, "prof.": true, "st.": true, "e.g.": true, "i.e.": true, "z.b.": true, "vs.": true}
-	abbreviationsLast = map[string]bool{"etc.": true, "usw.": true}
+	abbreviationsLast = map[string]bool{"etc.": true, "usw.": true, "a.m.": true, "p.m.": true}
 )
 
 // continues reports whether the stop run text[stop:end], found in the
@@ -80,12 +80,19 @@ var (
 // "etc." before a lower-case word, "No." before a number), of an initial
 // ("J. K. Rowling"; a capital letter alone before another capital, so
 // "Plan B. Then" stays one sentence too, the smaller harm), of a list
-// number at the start of a line ("1. Bought milk"), or an ellipsis before a
-// lower-case word ("I thought... maybe not").
+// number at the start of a line ("1. Bought milk"), an ellipsis before a
+// lower-case word ("I thought... maybe not"), or a quoted question or
+// exclamation before one ("she asked "why?" and left"); "a.m." and "p.m."
+// end a sentence only before a word that is not in lower case.
 func continues(text string, start, stop, end int) bool {
 	next := nextRune(text, end)
 	run := text[stop:end]
 	if strings.Trim(run, ".…") == "" && (strings.Contains(run, "…") || len(run) >= 3) {
+		return unicode.IsLower(next)
+	}
+	// A quoted question or exclamation inside a sentence: `she asked
+	// "why now?" and left`.
+	if strings.ContainsAny(run, "?!") && strings.ContainsAny(run, "\"'”’)") {
 		return unicode.IsLower(next)
 	}
 	if run != "." {

@@ -15,6 +15,8 @@ func TestSplitSentences(t *testing.T) {
 		{"LineBreaks", "Monday\n\nboss shouted at me\nI ate crisps", []string{"Monday", "boss shouted at me", "I ate crisps"}},
 		{"Decimals", "It cost 3.50 today. Fine.", []string{"It cost 3.50 today.", "Fine."}},
 		{"Quotes", `She said "stop." I left.`, []string{`She said "stop."`, "I left."}},
+		{"Times", "I woke at 6 a.m. and ran. Home at 11 P.M. Then bed.", []string{"I woke at 6 a.m. and ran.", "Home at 11 P.M.", "Then bed."}},
+		{"QuotedQuestion", `She asked "why now?" and I froze. "Why?" Nobody knew.`, []string{`She asked "why now?" and I froze.`, `"Why?"`, "Nobody knew."}},
 		{"EllipsisBeforeCapital", "Well… I don't know. Maybe.", []string{"Well…", "I don't know.", "Maybe."}},
 		{"EllipsisInsideSentence", "I thought... maybe not. Then… no.", []string{"I thought... maybe not.", "Then… no."}},
 		{"EllipsisAtLineEnd", "I thought...\nmaybe not", []string{"I thought...", "maybe not"}},

@@ -191,9 +191,11 @@ func extractSystem(feelings []store.Feeling, schema json.RawMessage) string {
   lacks, take the nearest one it has.
   Pleasant: `+strings.Join(pleasant, ", ")+`.
   Unpleasant: `+strings.Join(unpleasant, ", ")+`.
-- triggers: what set the situation off, as a short noun phrase ("criticism from my boss", "a late train").
+- triggers: what set the feelings off, as a short noun phrase ("criticism from my boss", "a late train"); not what
+  merely happened nearby, nor a plan told with no feeling.
 - good_behaviours: what the writer did that helped them or others ("went for a run", "asked for help").
 - bad_behaviours: what the writer did that harmed them or others ("skipped lunch", "shouted at my partner").
+  An act the writer chose and enjoyed is a good behaviour only, never also a trigger.
 - persons: people present or involved, by the name or role the entry uses ("Anna", "my boss").
   One person, one name: when the writer already has a name for this person (listed before the situations), use it
   however the entry calls them ("Mamá", "my mother", "Carmen Ortega"). Family words stay as written ("abuela").

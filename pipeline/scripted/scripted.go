@@ -226,9 +226,11 @@ func (l *Lexicon) categorise(user string) []map[string]string {
 	offered := map[string]string{} // category name -> ref
 	var items []numberedLine
 	for _, ln := range lines(user) {
-		if strings.HasPrefix(ln.ref, "c") {
+		switch {
+		case strings.HasPrefix(ln.ref, "s"): // a situation
+		case strings.HasPrefix(ln.ref, "c"):
 			offered[strings.ToLower(ln.text)] = ln.ref
-		} else {
+		default:
 			items = append(items, ln)
 		}
 	}
