@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"context"
+	"fmt"
+	"strconv"
 	"testing"
 	"time"
 
@@ -21,16 +23,7 @@ func TestBrowserEntriesShowFindings(t *testing.T) {
 	s := &browserSession{t: t, base: base, m: m, mails: mails, ctx: ctx, consoleErrors: consoleErrors, workers: map[target.ID]context.Context{}}
 	s.signIn("reader@example.com")
 	gate.hold()
-	today := s.m.Store().Now()
-	for i, d := range []int{2, 1, 0} {
-		s.run(chromedp.Navigate(s.base+"/"), chromedp.WaitVisible(`textarea[name=text]`),
-			chromedp.SendKeys(`textarea[name=text]`, "My boss criticised my report. I felt anxious and skipped lunch."))
-		if d > 0 {
-			s.run(chromedp.Click(`details.when summary`), chromedp.SetValue(`input[name=date]`, today.AddDate(0, 0, -d).Format(time.DateOnly)))
-		}
-		s.run(chromedp.Click(`form[data-testid=write] button[type=submit]`))
-		waitCount(t, s.ctx, `[data-capture-id]`, i+1)
-	}
+	writeThreeDays(s)
 	if got := count(t, s.ctx, `[data-capture-id] .findings.reading`); got != 3 {
 		t.Errorf("%d entries waiting to be read show the placeholder, want 3", got)
 	}
@@ -65,4 +58,61 @@ func noSideways(t *testing.T, s *browserSession) {
 	if wide > 0 {
 		t.Errorf("%s: the page scrolls %dpx sideways on a phone", location(s.ctx), wide)
 	}
+}
+
+// writeThreeDays writes the same troubled lunch on each of the last three
+// days through the write form.
+func writeThreeDays(s *browserSession) {
+	t := s.t
+	t.Helper()
+	today := s.m.Store().Now()
+	for i, d := range []int{2, 1, 0} {
+		s.run(chromedp.Navigate(s.base+"/"), chromedp.WaitVisible(`textarea[name=text]`),
+			chromedp.SendKeys(`textarea[name=text]`, "My boss criticised my report. I felt anxious and skipped lunch."))
+		if d > 0 {
+			s.run(chromedp.Click(`details.when summary`), chromedp.SetValue(`input[name=date]`, today.AddDate(0, 0, -d).Format(time.DateOnly)))
+		}
+		s.run(chromedp.Click(`form[data-testid=write] button[type=submit]`))
+		waitCount(t, s.ctx, `[data-capture-id]`, i+1)
+	}
+}
+
+// A rejected pattern is found again on the patterns page and restored; the
+// patterns, a pattern's loop, the year, the month and the settings fit a
+// phone without sideways scrolling.
+func TestBrowserPatternsReadRight(t *testing.T) {
+	s := newBrowserSession(t)
+	s.signIn("patterns@example.com")
+	writeThreeDays(s)
+	waitFor(t, s.ctx, s.base+"/patterns", `[data-pattern-id][data-state=open]`, 1)
+	noSideways(t, s)
+	screenshots(t, s.ctx, "patterns-cards")
+	id := attr(t, s.ctx, `[data-pattern-id][data-state=open]`, "data-pattern-id")
+	s.run(chromedp.Navigate(s.base+"/patterns/"+id), chromedp.WaitReady(`svg[data-testid=flows]`))
+	noSideways(t, s)
+	screenshots(t, s.ctx, "pattern-loop")
+	openDetails(t, s.ctx, `article[data-pattern-id] details.confirm`)
+	pressAndLoad(t, s.ctx, `article[data-pattern-id] button[name=status][value=rejected]`)
+	waitFor(t, s.ctx, s.base+"/patterns", fmt.Sprintf(`details.rejected [data-pattern-id=%q][data-state=rejected]`, id), 1)
+	screenshots(t, s.ctx, "patterns-rejected")
+	openDetails(t, s.ctx, `details.rejected`)
+	pressAndLoad(t, s.ctx, fmt.Sprintf(`[data-pattern-id=%q] button[name=status][value=detected]`, id))
+	if got := count(t, s.ctx, fmt.Sprintf(`details.rejected [data-pattern-id=%q]`, id)); got != 0 {
+		t.Errorf("the restored pattern is still among the rejected")
+	}
+	u, err := s.m.Store().FindUserByEmail(context.Background(), "patterns@example.com")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.m.Store().FindPattern(context.Background(), u.ID, id)
+	if err != nil || p.Status != "detected" {
+		t.Errorf("restored pattern %+v, %v; want detected", p, err)
+	}
+	today := s.m.Store().Now()
+	for name, path := range map[string]string{"year": "/calendar?year=" + strconv.Itoa(today.Year()), "month": "/calendar", "settings": "/settings"} {
+		s.run(chromedp.Navigate(s.base+path), chromedp.WaitReady(`main`))
+		noSideways(t, s)
+		screenshots(t, s.ctx, name+"-fits")
+	}
+	noConsoleErrors(t, s.consoleErrors())
 }

@@ -124,7 +124,7 @@ func (a *App) yearView(w http.ResponseWriter, r *http.Request, year int) {
 		}
 	}
 	now := a.opts.Store.Now().In(v.Loc)
-	d := calendarData{Year: true, Title: strconv.Itoa(year), YearSVG: yearSVG(year, mood, written, now.Format(time.DateOnly)), Written: len(written),
+	d := calendarData{Year: true, Title: strconv.Itoa(year), YearSVG: yearSVG(year, mood, written, now.Format(time.DateOnly)) + yearMonthsSVG(year, mood, written, now.Format(time.DateOnly)), Written: len(written),
 		Prev: "/calendar?year=" + strconv.Itoa(year-1), Next: "/calendar?year=" + strconv.Itoa(year+1),
 		Other: "/calendar?month=" + strconv.Itoa(year) + "-01"}
 	if now.Year() == year {
