@@ -66,3 +66,26 @@ func TestEntryShowsEachSituation(t *testing.T) {
 		t.Errorf("GET /entries/%s = %d; no list of the two situations with their tags:\n%s", c.ID, a.status, a.body)
 	}
 }
+
+// TestMonthShowsBalanceOfFeelings: a month's day cell is coloured by the
+// balance of that day's feelings, with the same words as the year view.
+func TestMonthShowsBalanceOfFeelings(t *testing.T) {
+	h := newHarness(t, nil)
+	h.lunchPattern(h.alice)
+	noon := h.store.Now().UTC().Truncate(24 * time.Hour).Add(12 * time.Hour)
+	day := noon.AddDate(0, 0, -1)
+	a := h.signIn(h.alice).get("/calendar?month=" + day.Format("2006-01"))
+	re := regexp.MustCompile(`(?s)data-date="` + day.Format(time.DateOnly) + `"[^>]*>\s*<span class="n">\d+</span><span class="balance mood m-2" title="mostly unpleasant feelings" data-mood="m-2">`)
+	if a.status != 200 || !re.MatchString(a.body) {
+		t.Errorf("GET /calendar = %d; the day %s is not marked mostly unpleasant:\n%s", a.status, day.Format(time.DateOnly), a.body)
+	}
+	shown := 0 // the days with feelings that the month's grid holds
+	for _, d := range []int{1, 2, 3} {
+		if strings.Contains(a.body, `data-date="`+noon.AddDate(0, 0, -d).Format(time.DateOnly)+`"`) {
+			shown++
+		}
+	}
+	if got := strings.Count(a.body, `data-mood=`); got != shown {
+		t.Errorf("%d days coloured, want the %d with feelings", got, shown)
+	}
+}
