@@ -89,3 +89,11 @@ func TestMonthShowsBalanceOfFeelings(t *testing.T) {
 		t.Errorf("%d days coloured, want the %d with feelings", got, shown)
 	}
 }
+
+// TestSearchPageFindsWordForms: "skipping" finds the entries about skipped
+// lunches on the journal page.
+func TestSearchPageFindsWordForms(t *testing.T) {
+	h := newHarness(t, nil)
+	h.lunchPattern(h.alice)
+	has(t, "GET /?q=skipping", h.signIn(h.alice).get("/?q=skipping"), 200, "3 entries hold", "<mark>skipped</mark>")
+}
