@@ -107,7 +107,7 @@ type captureInput struct {
 
 type listCapturesInput struct {
 	PageParams
-	Q string `query:"q" maxLength:"200" doc:"Words to search for in the original and the translated text, up to 200 characters and 8 different words (a word said again counts once), without control characters. Every word must occur (the last one, from two letters on, may be the start of a word); quotes, stars and operators are taken as plain characters. Results come best match first, each with a snippet. Empty lists every capture, newest first."`
+	Q string `query:"q" maxLength:"200" doc:"Words to search for in the original and the translated text, up to 200 characters and 8 different words (a word said again counts once), without control characters. Every word must occur in one of its forms (\"skipping\" finds \"skipped\": the index stems English words, and every entry is indexed in its English translation too; the last word, from two letters on, may be the start of a stem); quotes, stars and operators are taken as plain characters. Results come best match first, each with a snippet. Empty lists every capture, newest first."`
 }
 
 type updateCaptureInput struct {

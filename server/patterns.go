@@ -105,7 +105,7 @@ type patternInput struct {
 }
 
 type reviewBody struct {
-	Status string `json:"status" enum:"accepted,rejected" doc:"Your decision."`
+	Status string `json:"status" enum:"accepted,rejected,detected" doc:"Your decision. detected restores a rejected pattern and is refused (422) for an accepted one."`
 }
 
 type reviewPatternInput struct {
@@ -136,7 +136,7 @@ func (s *Server) registerPatterns() {
 
 	o = op(http.MethodPatch, "/patterns/{id}", "review-pattern", "Patterns", "Accept or reject a pattern",
 		account.ScopePatternsReview, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusUnprocessableEntity)
-	o.Description += " Only on your own decision. Accepting exempts it from closing when it goes quiet or its counts fall; it closes only when every capture it rested on is deleted, keeping the sentiment of its kind. Rejecting closes it, drops its flows and correlations, and leaves its topic alone from then on; it is never listed again. Either decision may be changed later: accepting a rejected pattern brings it back, rejecting an accepted one drops it."
+	o.Description += " Only on your own decision. Accepting exempts it from closing when it goes quiet or its counts fall; it closes only when every capture it rested on is deleted, keeping the sentiment of its kind. Rejecting closes it, drops its flows and correlations, and leaves its topic alone from then on; it is never listed again. Either decision may be changed later: accepting a rejected pattern brings it back, rejecting an accepted one drops it. The spec leaves moves from rejected open; Recur also takes detected, for a rejected pattern only: it is restored as if never reviewed, its topic is read by later runs again, and its flows and correlations are counted anew at once (correlations rejected before stay rejected). detected for an accepted pattern is 422 under status; for a detected one it changes nothing."
 	huma.Register(s.api, o, s.reviewPattern)
 
 	o = op(http.MethodPatch, "/correlations/{correlation}", "review-correlation", "Patterns", "Accept or reject a correlation",
@@ -209,8 +209,9 @@ func (s *Server) reviewPattern(ctx context.Context, in *reviewPatternInput) (*st
 	if err != nil {
 		return nil, err
 	}
-	if s.opts.Analyser != nil && p.Status == store.PatternAccepted {
-		// Accepting may reopen it and, from rejected, bring back its links.
+	if s.opts.Analyser != nil && p.Status != store.PatternRejected {
+		// Accepting may reopen it and, from rejected, bring back its links;
+		// a restored pattern has its links counted anew.
 		if err := s.opts.Analyser.Redetect(ctx, userID); err != nil {
 			logger(ctx).Error("detect after review", "error", err)
 		} else if p, err = s.opts.Store.FindPattern(ctx, userID, in.ID); err != nil {

@@ -105,8 +105,8 @@ func TestPatterns(t *testing.T) {
 			notContains: []string{bobs["skipping meals"]}},
 		{name: "GetOthers", method: "GET", path: "/api/patterns/" + work, token: h.tokenB, status: 404, notContains: []string{"criticism"}},
 		{name: "ReviewOthers", method: "PATCH", path: "/api/patterns/" + work, token: h.tokenB, body: map[string]string{"status": "accepted"}, status: 404},
-		{name: "ReviewBadStatus", invalid: true, method: "PATCH", path: "/api/patterns/" + work, token: h.tokenA, body: map[string]string{"status": "detected"}, status: 422,
-			contains: []string{`"status":["The status must be one of: accepted, rejected."]`}},
+		{name: "ReviewBadStatus", invalid: true, method: "PATCH", path: "/api/patterns/" + work, token: h.tokenA, body: map[string]string{"status": "maybe"}, status: 422,
+			contains: []string{`"status":["The status must be one of: accepted, rejected, detected."]`}},
 		{name: "ReviewNoBody", invalid: true, method: "PATCH", path: "/api/patterns/" + work, token: h.tokenA, status: 422},
 		{name: "ReviewScope", method: "PATCH", path: "/api/patterns/" + work, token: ro, body: map[string]string{"status": "accepted"}, status: 403,
 			contains: []string{"patterns:review"}},
@@ -118,6 +118,8 @@ func TestPatterns(t *testing.T) {
 			contains: []string{`"status":"accepted"`, `"name":"Anna"`}},
 		{name: "Accept", method: "PATCH", path: "/api/patterns/" + work, token: h.tokenA, body: map[string]string{"status": "accepted"}, status: 200,
 			contains: []string{`"status":"accepted"`, `"correlations":[{`}},
+		{name: "DetectedOnlyFromRejected", method: "PATCH", path: "/api/patterns/" + work, token: h.tokenA, body: map[string]string{"status": "detected"}, status: 422,
+			contains: []string{`"status":["Only a rejected pattern goes back to detected; this one is accepted."]`}},
 		{name: "NoToken", method: "GET", path: "/api/patterns", status: 401},
 	})
 
@@ -159,6 +161,23 @@ func TestPatterns(t *testing.T) {
 		cats, _ := h.store.Categories(context.Background(), h.alice.ID, store.TagTrigger)
 		if len(cats) != 1 || !cats[0].Rejected {
 			t.Fatalf("categories = %+v, want criticism at work rejected", cats)
+		}
+	})
+	t.Run("RestoreRejected", func(t *testing.T) {
+		res := h.do("PATCH", "/api/patterns/"+work, h.tokenA, map[string]string{"status": "detected"})
+		data := res.JSON(t)["data"].(map[string]any)
+		if res.Status != 200 || data["status"] != "detected" || len(data["flows"].([]any)) != 3 || len(data["correlations"].([]any)) != 1 {
+			t.Fatalf("restored pattern = %d %s, want detected with its 3 flows and its correlation counted again", res.Status, res.Body)
+		}
+		if list := h.do("GET", "/api/patterns", h.tokenA, nil); !strings.Contains(string(list.Body), "criticism at work") {
+			t.Fatalf("a restored pattern is not listed: %s", list.Body)
+		}
+		cats, _ := h.store.Categories(context.Background(), h.alice.ID, store.TagTrigger)
+		if len(cats) != 1 || cats[0].Rejected {
+			t.Fatalf("categories = %+v, want criticism at work no longer rejected", cats)
+		}
+		if res := h.do("PATCH", "/api/patterns/"+work, h.tokenA, map[string]string{"status": "rejected"}); res.Status != 200 {
+			t.Fatalf("reject again: %d %s", res.Status, res.Body)
 		}
 	})
 	t.Run("AcceptRejected", func(t *testing.T) {

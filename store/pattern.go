@@ -203,6 +203,19 @@ func (s *Store) FindPatterns(ctx context.Context, userID string, f PatternFilter
 	return out, total, err
 }
 
+// RejectedPatterns returns the user's rejected patterns, the most recently
+// rejected first (up to 200), so that one can be found again and restored.
+func (s *Store) RejectedPatterns(ctx context.Context, userID string) ([]Pattern, error) {
+	var out []Pattern
+	err := s.viewPrepared(ctx, func(tx preparedTx) (err error) {
+		out, _, err = listPage(ctx, tx, listQuery{columns: patternColumns,
+			from: `FROM patterns p JOIN categories c ON c.id = p.category_id WHERE p.user_id = ? AND p.status = 'rejected'`,
+			args: []any{userID}, order: `p.updated_at DESC, p.id`}, Page{Page: 1, Limit: 200}, scanPattern)
+		return err
+	})
+	return out, err
+}
+
 // FindPattern returns the user's pattern, rejected ones included, or ENOTFOUND.
 func (s *Store) FindPattern(ctx context.Context, userID, id string) (*Pattern, error) {
 	var p *Pattern
@@ -297,11 +310,15 @@ func flowID(patternID, segmentID string) string {
 // ReviewPattern sets a pattern's status to accepted or rejected, on the
 // user's own decision. Rejecting closes the pattern, drops its flows and
 // correlations and marks its category rejected, so later runs leave the
-// topic alone; accepting a rejected pattern undoes that. It returns the
-// pattern, EINVALID for another status or ENOTFOUND.
+// topic alone; accepting a rejected pattern undoes that. Detected is a
+// restore: only a rejected pattern goes back to it, its topic no longer
+// left alone and open, for the next run to recount its flows and correlations
+// and to close it again if it is quiet. It
+// returns the pattern, EINVALID for another status (or detected from
+// anything but rejected) or ENOTFOUND.
 func (s *Store) ReviewPattern(ctx context.Context, userID, id string, status PatternStatus) (*Pattern, error) {
-	if status != PatternAccepted && status != PatternRejected {
-		return nil, Invalid("status", "The status must be accepted or rejected.")
+	if status != PatternAccepted && status != PatternRejected && status != PatternDetected {
+		return nil, Invalid("status", "The status must be accepted, rejected or detected.")
 	}
 	err := s.update(ctx, func(tx *sql.Tx) error {
 		p, err := findPattern(ctx, tx, userID, id)
@@ -312,6 +329,17 @@ func (s *Store) ReviewPattern(ctx context.Context, userID, id string, status Pat
 		switch {
 		case p.Status == status:
 			return nil
+		case status == PatternDetected && p.Status != PatternRejected:
+			return Invalid("status", "Only a rejected pattern goes back to detected; this one is %s.", p.Status)
+		case status == PatternDetected:
+			for _, q := range []string{
+				`UPDATE patterns SET status = 'detected', closed_at = NULL, updated_at = ?1 WHERE id = ?2`,
+				`UPDATE categories SET rejected_at = NULL WHERE id = (SELECT category_id FROM patterns WHERE id = ?2)`,
+			} {
+				if _, err := tx.ExecContext(ctx, q, now, id); err != nil {
+					return err
+				}
+			}
 		case status == PatternRejected:
 			for _, q := range []string{
 				`UPDATE patterns SET status = 'rejected', urgent = 0, links_hash = '', closed_at = coalesce(closed_at, ?1), updated_at = ?1 WHERE id = ?2`,

@@ -18,6 +18,9 @@ type calendarDay struct {
 	Today    bool
 	Entries  []entryView
 	Patterns []store.PatternRef
+	// Mood is the colour band of the day's balance of feelings and
+	// MoodWords says it; empty on a day without feelings.
+	Mood, MoodWords string
 }
 
 type calendarData struct {
@@ -81,6 +84,17 @@ func (a *App) calendar(w http.ResponseWriter, r *http.Request) {
 		}
 		d.Weeks = append(d.Weeks, week)
 	}
+	last := end.AddDate(0, 0, -1)
+	days, err := journal.Timeline(r.Context(), a.opts.Store, v.User.ID, start.Format(time.DateOnly), last.Format(time.DateOnly))
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	for _, day := range days {
+		if cd, ok := byDay[day.Date]; ok && day.Feelings > 0 {
+			cd.Mood, cd.MoodWords = moodClass(day.Pleasantness)
+		}
+	}
 	for _, c := range list {
 		cd, ok := byDay[c.OccurredAt.In(v.Loc).Format(time.DateOnly)]
 		if !ok {
@@ -124,7 +138,7 @@ func (a *App) yearView(w http.ResponseWriter, r *http.Request, year int) {
 		}
 	}
 	now := a.opts.Store.Now().In(v.Loc)
-	d := calendarData{Year: true, Title: strconv.Itoa(year), YearSVG: yearSVG(year, mood, written, now.Format(time.DateOnly)), Written: len(written),
+	d := calendarData{Year: true, Title: strconv.Itoa(year), YearSVG: yearSVG(year, mood, written, now.Format(time.DateOnly)) + yearMonthsSVG(year, mood, written, now.Format(time.DateOnly)), Written: len(written),
 		Prev: "/calendar?year=" + strconv.Itoa(year-1), Next: "/calendar?year=" + strconv.Itoa(year+1),
 		Other: "/calendar?month=" + strconv.Itoa(year) + "-01"}
 	if now.Year() == year {

@@ -16,9 +16,42 @@ type piece struct {
 
 // chip is a tag as the entry page shows it.
 type chip struct {
-	Name string
-	Tone string // pleasant or unpleasant, for feelings
-	High bool   // a high-energy feeling
+	Name    string
+	Feeling string // the feeling's name in the vocabulary, for feelings
+	Tone    string // pleasant or unpleasant, for feelings
+	High    bool   // a high-energy feeling
+}
+
+// feelingChip is a chip for feeling f, shown as name.
+func feelingChip(name string, f store.Feeling) chip {
+	c := chip{Name: name, Feeling: f.Name, Tone: "unpleasant", High: f.Energy == "high"}
+	if f.Valence > 0 {
+		c.Tone = "pleasant"
+	}
+	return c
+}
+
+// situation is one segment of an entry with the tags found in it.
+type situation struct {
+	Text  string
+	Chips []chip
+}
+
+// situations lists an entry's segments, each with its tags in order.
+func situations(segs []store.Segment, feelings map[string]store.Feeling) []situation {
+	var out []situation
+	for _, sg := range segs {
+		s := situation{Text: sg.Text}
+		for _, t := range sg.Tags {
+			c := chip{Name: t.Name}
+			if f, ok := feelings[t.FeelingID]; ok {
+				c = feelingChip(t.Name, f)
+			}
+			s.Chips = append(s.Chips, c)
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // chipGroup is the chips of one tag type.
@@ -36,6 +69,7 @@ type entryData struct {
 	Heading    string
 	Pieces     []piece
 	Groups     []chipGroup
+	Situations []situation
 	Patterns   []store.PatternRef
 	Form       *formError
 }
@@ -87,10 +121,7 @@ func chips(segs []store.Segment, feelings map[string]store.Feeling) []chipGroup 
 			seen[t.ID] = true
 			c := chip{Name: t.Name}
 			if f, ok := feelings[t.FeelingID]; ok {
-				c.Tone, c.High = "unpleasant", f.Energy == "high"
-				if f.Valence > 0 {
-					c.Tone = "pleasant"
-				}
+				c = feelingChip(t.Name, f)
 			}
 			byType[t.Type] = append(byType[t.Type], c)
 		}
@@ -140,6 +171,7 @@ func (a *App) entry(w http.ResponseWriter, r *http.Request, status int, form *fo
 		d.Translated = c.Translated != c.Original
 		d.Pieces = marked(c.Translated, c.Segments)
 		d.Groups = chips(c.Segments, feelings)
+		d.Situations = situations(c.Segments, feelings)
 	default:
 		// A changed entry keeps its last analysis until it is read again:
 		// its tags are shown as such, its old text is not.

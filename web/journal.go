@@ -32,6 +32,9 @@ type entryView struct {
 	UpdatedAt               string // as events carry it, to tell a stale event from a new one
 	Date, TimeOfDay         string // local date and time, for the edit form
 	Snippet                 template.HTML
+	Feelings                []chip             // what was felt, by valence
+	Patterns                []store.PatternRef // the patterns it belongs to
+	Reading                 bool               // waiting or being read: its findings are still to come
 }
 
 // dayGroup is one day heading and its entries.
@@ -56,7 +59,7 @@ type journalData struct {
 
 func newEntryView(c *store.Capture, loc *time.Location) entryView {
 	t := c.OccurredAt.In(loc)
-	return entryView{ID: c.ID, Status: string(c.Status), StatusWords: statusWords[c.Status], Text: c.Original,
+	return entryView{Reading: c.Status == store.StatusQueued || c.Status == store.StatusProcessing, ID: c.ID, Status: string(c.Status), StatusWords: statusWords[c.Status], Text: c.Original,
 		Time: t.Format("15:04"), OccurredAt: c.OccurredAt.Format(time.RFC3339Nano), UpdatedAt: store.FormatTime(c.UpdatedAt), Date: t.Format(time.DateOnly), TimeOfDay: t.Format("15:04")}
 }
 
@@ -122,6 +125,11 @@ func (a *App) journal(w http.ResponseWriter, r *http.Request, status int, d jour
 			return
 		}
 		total, d.Days = n, groupByDay(list, v.Loc, a.opts.Store.Now())
+		err = a.addFindings(r, d.Days)
+		if err != nil {
+			a.fail(w, r, err)
+			return
+		}
 	} else {
 		found, n, err := a.captures.SearchCaptures(r.Context(), v.User.ID, q, pg)
 		var e *store.Error
@@ -140,6 +148,10 @@ func (a *App) journal(w http.ResponseWriter, r *http.Request, status int, d jour
 		total = n
 		if len(found) > 0 {
 			d.Days = []dayGroup{matchGroup(found, v.Loc)}
+			if err := a.addFindings(r, d.Days); err != nil {
+				a.fail(w, r, err)
+				return
+			}
 		}
 	}
 	d.Query, d.Total, d.Page = q, total, pageNo
@@ -159,6 +171,32 @@ func (a *App) journal(w http.ResponseWriter, r *http.Request, status int, d jour
 		d.Next = link(pageNo + 1)
 	}
 	a.render(w, r, status, "journal", page{Title: "Journal", Nav: "journal", Data: d})
+}
+
+// addFindings adds to the listed entries their feelings and patterns,
+// read for all of them at once.
+func (a *App) addFindings(r *http.Request, days []dayGroup) error {
+	var ids []string
+	for _, d := range days {
+		for _, e := range d.Entries {
+			ids = append(ids, e.ID)
+		}
+	}
+	found, err := a.opts.Store.FindingsOf(r.Context(), viewerOf(r).User.ID, ids)
+	if err != nil {
+		return err
+	}
+	for i := range days {
+		for j := range days[i].Entries {
+			e := &days[i].Entries[j]
+			f := found[e.ID]
+			e.Patterns = f.Patterns
+			for _, fl := range f.Feelings {
+				e.Feelings = append(e.Feelings, feelingChip(fl.Name, fl))
+			}
+		}
+	}
+	return nil
 }
 
 // matchGroup lists search results in the order found, best first, each

@@ -301,12 +301,33 @@ func TestPatterns(t *testing.T) {
 	t.Run("RejectNeedsConfirmation", func(t *testing.T) {
 		has(t, "reject", alice.post("/patterns/"+id, url.Values{"status": {"rejected"}}), 422, "second button")
 		has(t, "other status", alice.post("/patterns/"+id, url.Values{"status": {"maybe"}}), 422, "accepted or rejected")
+		has(t, "restore an accepted one", alice.post("/patterns/"+id, url.Values{"status": {"detected"}}), 422, "Only a rejected pattern goes back")
 		alice.post("/patterns/"+id, url.Values{"status": {"rejected"}, "confirm": {"yes"}, "back": {"pattern"}})
 		if p, _ := h.store.FindPattern(context.Background(), h.alice.ID, id); p.Status != store.PatternRejected {
 			t.Errorf("status = %s, want rejected", p.Status)
 		}
-		if strings.Contains(alice.get("/patterns").body, id) {
-			t.Error("a rejected pattern is listed")
+		list := alice.get("/patterns").body
+		if strings.Contains(list, `data-pattern-id="`+id+`" data-state="open"`) || strings.Contains(list, `data-pattern-id="`+id+`" data-state="closed"`) {
+			t.Error("a rejected pattern is listed among the cards")
+		}
+		if !strings.Contains(list, `data-pattern-id="`+id+`" data-state="rejected"`) {
+			t.Error("a rejected pattern cannot be found again on the patterns page")
+		}
+	})
+	t.Run("RestoreRejected", func(t *testing.T) {
+		if a := alice.post("/patterns/"+id, url.Values{"status": {"detected"}, "back": {"list"}}); a.status != http.StatusSeeOther {
+			t.Fatalf("restore = %d\n%s", a.status, a.body)
+		}
+		if p, _ := h.store.FindPattern(context.Background(), h.alice.ID, id); p.Status != store.PatternDetected {
+			t.Errorf("status = %s, want detected", p.Status)
+		}
+		restored := alice.get("/patterns")
+		has(t, "restored", restored, 200, `href="/patterns/`+id+`"`)
+		if strings.Contains(restored.body, `data-pattern-id="`+id+`" data-state="rejected"`) {
+			t.Error("a restored pattern is still among the rejected")
+		}
+		if a := alice.post("/patterns/"+id, url.Values{"status": {"detected"}}); a.status != http.StatusSeeOther {
+			t.Errorf("restoring a detected pattern again = %d, want nothing changed", a.status)
 		}
 	})
 }

@@ -28,6 +28,9 @@ type patternView struct {
 
 type patternsData struct {
 	Open, Closed []patternView
+	// Rejected are the patterns set aside, listed apart so that one can be
+	// restored.
+	Rejected []store.Pattern
 	// Lock tells how far the journal is from its first patterns, shown
 	// when there are none.
 	Lock *journal.FeatureLock
@@ -115,6 +118,10 @@ func (a *App) listPatterns(w http.ResponseWriter, r *http.Request) {
 		} else {
 			d.Open = append(d.Open, pv)
 		}
+	}
+	if d.Rejected, err = a.opts.Store.RejectedPatterns(ctx, v.User.ID); err != nil {
+		a.fail(w, r, err)
+		return
 	}
 	if len(list) == 0 {
 		if d.Lock, err = journal.FindFeatureLock(ctx, a.opts.Store, v.User.ID, journal.LockPatterns, ""); err != nil {
@@ -287,6 +294,8 @@ func back(r *http.Request, id string) string {
 
 func reviewStatus(r *http.Request) (store.PatternStatus, error) {
 	switch s := store.PatternStatus(r.PostFormValue("status")); s {
+	case store.PatternDetected:
+		return s, nil // a restore, which the store allows only from rejected
 	case store.PatternAccepted, store.PatternRejected:
 		if s == store.PatternRejected && r.PostFormValue("confirm") != "yes" {
 			return "", store.Invalid("confirm", "Rejecting needs the second button, which confirms it.")
@@ -302,12 +311,20 @@ func reviewStatus(r *http.Request) (store.PatternStatus, error) {
 func (a *App) reviewPattern(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	status, err := reviewStatus(r)
+	var p *store.Pattern
 	if err == nil {
-		_, err = a.opts.Store.ReviewPattern(r.Context(), viewerOf(r).User.ID, id, status)
+		p, err = a.opts.Store.ReviewPattern(r.Context(), viewerOf(r).User.ID, id, status)
 	}
 	if err != nil {
 		a.fail(w, r, err)
 		return
+	}
+	if a.opts.Analyser != nil && p.Status != store.PatternRejected {
+		// Accepting or restoring brings back its flows and correlations.
+		if err := a.opts.Analyser.Redetect(r.Context(), p.UserID); err != nil {
+			a.fail(w, r, err)
+			return
+		}
 	}
 	http.Redirect(w, r, back(r, id), http.StatusSeeOther)
 }

@@ -48,10 +48,57 @@ func dayStrip(on map[string]bool, today time.Time, n int) template.HTML {
 	return template.HTML(b.String())
 }
 
+// flowLayout is the geometry of a loop figure: wide for a desktop, narrow
+// (names on two short lines) for a phone, so neither scrolls sideways.
+type flowLayout struct {
+	colW, nodeW, nodeH, gap, top int
+	chars                        int    // the most runes of a name on one line
+	lines                        int    // how many lines a name may take
+	attrs                        string // the svg element's own attributes
+}
+
+var (
+	wideFlows   = flowLayout{220, 170, 34, 14, 30, 24, 1, `data-testid="flows" class="flows wide"`}
+	narrowFlows = flowLayout{120, 108, 44, 10, 30, 14, 2, `data-testid="flows-narrow" class="flows narrow" aria-hidden="true"`}
+)
+
 // flowsSVG draws a pattern's loop: what set it off, how it felt and what
 // was done, in three columns, with each line as thick as the number of
-// situations that link its two ends.
+// situations that link its two ends; once wide and once narrow, for the
+// style sheet to show the one that fits.
 func flowsSVG(flows []store.Flow) template.HTML {
+	return flowsIn(flows, wideFlows) + flowsIn(flows, narrowFlows)
+}
+
+// nameLines cuts a name into at most n lines of up to chars runes, at
+// spaces where it can, the last one cut short with an ellipsis.
+func nameLines(name string, chars, n int) []string {
+	var out []string
+	line := ""
+	for _, w := range strings.Fields(name) {
+		switch {
+		case line == "":
+			line = w
+		case len([]rune(line))+1+len([]rune(w)) <= chars:
+			line += " " + w
+		default:
+			out = append(out, line)
+			line = w
+		}
+	}
+	out = append(out, line)
+	if len(out) > n {
+		out = append(out[:n-1], strings.Join(out[n-1:], " "))
+	}
+	for i, l := range out {
+		if r := []rune(l); len(r) > chars {
+			out[i] = string(r[:chars-1]) + "…"
+		}
+	}
+	return out
+}
+
+func flowsIn(flows []store.Flow, lay flowLayout) template.HTML {
 	type link struct{ from, to string }
 	cols := [3][]string{}
 	index := [3]map[string]int{{}, {}, {}}
@@ -69,7 +116,7 @@ func flowsSVG(flows []store.Flow) template.HTML {
 		links[0][link{f.Trigger, f.Feeling}]++
 		links[1][link{f.Feeling, f.Behaviour}]++
 	}
-	const colW, nodeW, nodeH, gap, top = 220, 170, 34, 14, 30
+	colW, nodeW, nodeH, gap, top := lay.colW, lay.nodeW, lay.nodeH, lay.gap, lay.top
 	rows := max(len(cols[0]), len(cols[1]), len(cols[2]))
 	width, height := 2*colW+nodeW, top+rows*(nodeH+gap)
 	y := func(c int, name string) int {
@@ -78,8 +125,8 @@ func flowsSVG(flows []store.Flow) template.HTML {
 		return top + off + index[c][name]*(nodeH+gap) + nodeH/2
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg data-testid="flows" class="flows" viewBox="0 0 %d %d" role="img" aria-labelledby="flows-title"><title id="flows-title">What sets it off, how it feels and what you do, from %d situations</title>`,
-		width, height, len(flows))
+	fmt.Fprintf(&b, `<svg %s viewBox="0 0 %d %d" width="%d" height="%d" role="img"><title>What sets it off, how it feels and what you do, from %d situations</title>`,
+		lay.attrs, width, height, width, height, len(flows))
 	for c, heading := range []string{"Sets it off", "Feels", "You do"} {
 		fmt.Fprintf(&b, `<text class="heading" x="%d" y="18">%s</text>`, c*colW, heading)
 	}
@@ -101,12 +148,13 @@ func flowsSVG(flows []store.Flow) template.HTML {
 	for c := range 3 {
 		for _, name := range cols[c] {
 			yy := y(c, name) - nodeH/2
-			label := name
-			if r := []rune(label); len(r) > 24 {
-				label = string(r[:23]) + "…"
+			lines := nameLines(name, lay.chars, lay.lines)
+			fmt.Fprintf(&b, `<g class="node col%d"><rect x="%d" y="%d" width="%d" height="%d" rx="6"></rect><text x="%d" y="%d">`,
+				c, c*colW, yy, nodeW, nodeH, c*colW+8, yy+nodeH/2+5-(len(lines)-1)*8)
+			for i, l := range lines {
+				fmt.Fprintf(&b, `<tspan x="%d" dy="%d">%s</tspan>`, c*colW+8, min(i, 1)*16, esc(l))
 			}
-			fmt.Fprintf(&b, `<g class="node col%d"><rect x="%d" y="%d" width="%d" height="%d" rx="6"></rect><text x="%d" y="%d">%s<title>%s</title></text></g>`,
-				c, c*colW, yy, nodeW, nodeH, c*colW+10, yy+nodeH/2+5, esc(label), esc(name))
+			fmt.Fprintf(&b, `<title>%s</title></text></g>`, esc(name))
 		}
 	}
 	b.WriteString(`</svg>`)
@@ -133,20 +181,69 @@ func yearSVG(year int, mood map[string]float64, written map[string]bool, today s
 	for d := first; d.Year() == year; d = d.AddDate(0, 0, 1) {
 		i := lead + d.YearDay() - 1
 		key := d.Format(time.DateOnly)
-		class, words := "none", "no entry"
-		if v, ok := mood[key]; ok {
-			class, words = moodClass(v)
-		} else if written[key] {
-			class, words = "plain", "entries, no feelings found"
-		}
-		if key == today {
-			class, words = class+" today", words+", today"
-		}
+		class, words := dayMood(key, mood, written, today)
 		fmt.Fprintf(&b, `<a href="?month=%s"><rect data-date="%s" class="mood %s" x="%d" y="%d" width="%d" height="%d" rx="2"><title>%s: %s</title></rect></a>`,
 			d.Format("2006-01"), key, class, left+(i/7)*(cell+gap), top+(i%7)*(cell+gap), cell, cell, key, words)
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
+}
+
+// yearMonthsSVG draws the year for a narrow screen: a small grid per month,
+// three months a row, from the first month with entries (or today's, or
+// January) to December, so that it opens on the months with data and fits
+// a phone without sideways scrolling.
+func yearMonthsSVG(year int, mood map[string]float64, written map[string]bool, today string) template.HTML {
+	const cell, gap, monthW, head, perRow = 12, 2, 7*(12+2) + 10, 16, 3
+	from := time.December
+	for key := range written {
+		if t, err := time.Parse(time.DateOnly, key); err == nil && t.Year() == year && t.Month() < from {
+			from = t.Month()
+		}
+	}
+	if len(written) == 0 {
+		from = time.January
+		if t, err := time.Parse(time.DateOnly, today); err == nil && t.Year() == year {
+			from = t.Month()
+		}
+	}
+	n := int(time.December-from) + 1
+	monthH := head + 6*(cell+gap) + 6
+	w, h := perRow*monthW, (n+perRow-1)/perRow*monthH
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg class="year months" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-label="Each day of %d from %s, coloured by how pleasant its feelings were">`, w, h, w, h, year, from)
+	for i := range n {
+		m := from + time.Month(i)
+		x0, y0 := i%perRow*monthW, i/perRow*monthH
+		fmt.Fprintf(&b, `<text class="month-name" x="%d" y="%d">%s</text>`, x0, y0+11, m.String()[:3])
+		first := time.Date(year, m, 1, 12, 0, 0, 0, time.UTC)
+		lead := int(first.Weekday()+6) % 7
+		for d := first; d.Month() == m; d = d.AddDate(0, 0, 1) {
+			k := lead + d.Day() - 1
+			key := d.Format(time.DateOnly)
+			class, words := dayMood(key, mood, written, today)
+			fmt.Fprintf(&b, `<a href="?month=%s"><rect data-day="%s" class="mood %s" x="%d" y="%d" width="%d" height="%d" rx="2"><title>%s: %s</title></rect></a>`,
+				d.Format("2006-01"), key, class, x0+(k%7)*(cell+gap), y0+head+(k/7)*(cell+gap), cell, cell, key, words)
+		}
+	}
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
+}
+
+// dayMood names the colour band of the local date key and says it in
+// words: by its feelings' mean valence, plain for entries without
+// feelings, none for no entry; today is marked besides.
+func dayMood(key string, mood map[string]float64, written map[string]bool, today string) (class, words string) {
+	class, words = "none", "no entry"
+	if v, ok := mood[key]; ok {
+		class, words = moodClass(v)
+	} else if written[key] {
+		class, words = "plain", "entries, no feelings found"
+	}
+	if key == today {
+		class, words = class+" today", words+", today"
+	}
+	return class, words
 }
 
 // moodClass names the colour band of a mean valence.

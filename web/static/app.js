@@ -73,6 +73,19 @@ function setStatus(id, status, updatedAt) {
     } else if (status !== "failed" && retry) {
       retry.remove();
     }
+    // A listed entry's placeholder becomes a link to what was found.
+    const reading = el.querySelector(".findings.reading");
+    if (reading && (status === "processed" || status === "failed")) {
+      if (status === "failed") {
+        reading.remove();
+      } else {
+        const a = document.createElement("a");
+        a.href = `${base}/entries/${encodeURIComponent(id)}`;
+        a.textContent = "Read: show what was found";
+        reading.replaceChildren(a);
+        reading.classList.remove("reading");
+      }
+    }
     // One entry's page shows what was found only as drawn by the server:
     // offer it rather than reload under someone editing.
     if ("detail" in el.dataset && was !== status && status === "processed") {
