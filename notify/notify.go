@@ -1,5 +1,5 @@
 // Package notify tells a user's channels of events in their journal:
-// webhooks now. Events are written to an outbox in the database when they
+// webhooks, ntfy topics, mail and Web Push. Events are written to an outbox in the database when they
 // happen and delivered by a worker that retries with backoff, so a restart
 // loses none. Every target a user can aim is checked against the owner's
 // rule on private addresses, when it is registered and again at each
@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -45,7 +46,7 @@ var EventTypes = []string{CaptureProcessed, CaptureFailed, PatternDetected, Patt
 
 // Limits on what one user may make Recur send.
 const (
-	MaxChannels            = 10  // channels per user: webhooks, ntfy topics and mail together
+	MaxChannels            = 10  // channels per user: webhooks, ntfy topics, mail and push subscriptions together
 	MaxDeliveriesPerHour   = 300 // deliveries per user in any hour; beyond it they are dropped and logged
 	SignatureHeader        = "Recur-Signature"
 	maxResponseBytes       = 4 << 10
@@ -70,6 +71,12 @@ type Options struct {
 	Timeout time.Duration
 	// Mailer sends the mail of mail channels; nil fails each such delivery.
 	Mailer Mailer
+	// DataDir is the data folder, where the VAPID keys of Web Push are
+	// made on first use (VAPIDFile); empty fails each push delivery.
+	DataDir string
+	// PushSubject is the contact push services are given in each VAPID
+	// signature: an https URL of the server or a mail address.
+	PushSubject string
 }
 
 // Mail is a notification by mail, in plain text and HTML.
@@ -88,6 +95,7 @@ type Notifier struct {
 	opts   Options
 	client *http.Client
 	wake   chan struct{}
+	vapid  *vapid
 }
 
 // New returns a Notifier. Its worker runs only once Run is called.
@@ -101,7 +109,11 @@ func New(opts Options) *Notifier {
 	if opts.Timeout <= 0 {
 		opts.Timeout = defaultDeliveryTimeout
 	}
-	return &Notifier{opts: opts, client: newClient(opts.AllowPrivateTargets, opts.Timeout), wake: make(chan struct{}, 1)}
+	v := &vapid{}
+	if opts.DataDir != "" {
+		v.path = filepath.Join(opts.DataDir, VAPIDFile)
+	}
+	return &Notifier{opts: opts, client: newClient(opts.AllowPrivateTargets, opts.Timeout), wake: make(chan struct{}, 1), vapid: v}
 }
 
 // NewWebhook is a webhook as its registration answers it: with its secret,

@@ -22,17 +22,20 @@ const (
 	ChannelWebhook = "webhook" // a signed POST of the event's JSON to URL
 	ChannelNtfy    = "ntfy"    // a message to the ntfy topic at URL, with Token when set
 	ChannelMail    = "mail"    // a mail to the account's address
+	// ChannelWebPush is a browser's push subscription: URL is its endpoint,
+	// Token its P-256 key (p256dh) and Secret its auth secret.
+	ChannelWebPush = "webpush"
 )
 
 // Channel is where a user asked to be told of events in their journal.
 type Channel struct {
 	ID        string
 	UserID    string
-	Kind      string   // ChannelWebhook, ChannelNtfy or ChannelMail
+	Kind      string   // ChannelWebhook, ChannelNtfy, ChannelMail or ChannelWebPush
 	URL       string   // empty for mail
-	Token     string   // an ntfy access token; empty otherwise
+	Token     string   // an ntfy access token, or a push subscription's p256dh key
 	Events    []string // event types, such as capture.processed
-	Secret    string   // signs each webhook delivery
+	Secret    string   // signs each webhook delivery; a push subscription's auth secret
 	CreatedAt time.Time
 }
 
@@ -43,8 +46,8 @@ type Channel struct {
 // or "secret".
 func (w *Channel) Validate() error {
 	w.URL = strings.TrimSpace(w.URL)
-	if !slices.Contains([]string{ChannelWebhook, ChannelNtfy, ChannelMail}, w.Kind) {
-		return Invalid("kind", "The kind must be webhook, ntfy or mail.")
+	if !slices.Contains([]string{ChannelWebhook, ChannelNtfy, ChannelMail, ChannelWebPush}, w.Kind) {
+		return Invalid("kind", "The kind must be webhook, ntfy, mail or webpush.")
 	}
 	if w.URL == "" && w.Kind != ChannelMail {
 		return Invalid("url", "The url field is required.")
