@@ -3,9 +3,11 @@ package cli
 import (
 	"context"
 	"errors"
+	netmail "net/mail"
+	"strings"
 
-	"github.com/recur-journal/recur/notify"
 	"github.com/recur-journal/recur/mail"
+	"github.com/recur-journal/recur/notify"
 )
 
 // hookParts are the notifier of webhooks, ntfy and mail channels and its
@@ -20,7 +22,23 @@ type hookParts struct {
 // the pipeline that tells it of them.
 func (m *Main) newNotifier() {
 	m.hooks.notifier = notify.New(notify.Options{Store: m.store, Logger: m.Logger.With("part", "notify"),
-		AllowPrivateTargets: m.Config.Notify.AllowPrivateTargets, Now: m.Now, Mailer: channelMail{m}})
+		AllowPrivateTargets: m.Config.Notify.AllowPrivateTargets, Now: m.Now, Mailer: channelMail{m},
+		DataDir: m.Config.Storage.DataDir, PushSubject: m.pushSubject()})
+}
+
+// pushSubject is the contact push services see in each VAPID signature:
+// base_url when it is https, else the mail sender's address, else a
+// placeholder (some push services refuse it; set one of the two).
+func (m *Main) pushSubject() string {
+	if u := m.Config.Server.BaseURL; strings.HasPrefix(u, "https://") {
+		return u
+	}
+	if from := m.Config.Mail.From; from != "" {
+		if a, err := netmail.ParseAddress(from); err == nil {
+			return a.Address
+		}
+	}
+	return "recur@localhost"
 }
 
 // channelMail sends the mail of mail channels through the configured

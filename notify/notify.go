@@ -75,7 +75,8 @@ type Options struct {
 	// made on first use (VAPIDFile); empty fails each push delivery.
 	DataDir string
 	// PushSubject is the contact push services are given in each VAPID
-	// signature: an https URL of the server or a mail address.
+	// signature: an https URL of the server or a mail address (without
+	// "mailto:", which is added).
 	PushSubject string
 }
 
