@@ -104,8 +104,10 @@ func decodeKey(s string) ([]byte, error) {
 
 // Subscribe stores a browser's push subscription as a webpush channel of
 // the user, for events (DefaultPushEvents when empty). The endpoint is
-// under the same rule on private addresses as webhooks. The same endpoint
-// registered again is answered with the channel it already is. It returns
+// under the same rule on private addresses as webhooks. An endpoint
+// registered before, by this user or another (a shared browser someone
+// else signed in on), is replaced: it reaches this user alone, with the
+// keys given now. It returns
 // EINVALID naming endpoint, p256dh, auth or events.
 func (n *Notifier) Subscribe(ctx context.Context, userID string, sub PushSubscription, events []string) (*store.Channel, error) {
 	if len(events) == 0 {
@@ -125,18 +127,8 @@ func (n *Notifier) Subscribe(ctx context.Context, userID string, sub PushSubscri
 	if b, err := decodeKey(sub.Auth); err != nil || len(b) != 16 {
 		return nil, store.Invalid("auth", "The auth secret must be 16 bytes in base64url, as PushSubscription.getKey gives it.")
 	}
-	endpoint := strings.TrimSpace(sub.Endpoint)
-	existing, _, err := n.opts.Store.ListChannels(ctx, userID, []string{store.ChannelWebPush}, store.Page{Page: 1, Limit: MaxChannels})
-	if err != nil {
-		return nil, err
-	}
-	for i := range existing {
-		if existing[i].URL == endpoint {
-			return &existing[i], nil
-		}
-	}
-	c := &store.Channel{UserID: userID, Kind: store.ChannelWebPush, URL: endpoint, Token: sub.P256dh, Secret: sub.Auth, Events: events}
-	if err := n.opts.Store.CreateChannel(ctx, c, MaxChannels); err != nil {
+	c := &store.Channel{UserID: userID, Kind: store.ChannelWebPush, URL: strings.TrimSpace(sub.Endpoint), Token: sub.P256dh, Secret: sub.Auth, Events: events}
+	if err := n.opts.Store.ReplaceChannelAt(ctx, c, MaxChannels); err != nil {
 		return nil, err
 	}
 	return c, nil

@@ -214,6 +214,7 @@ func TestWebPushDeliversEncryptedSignedMessage(t *testing.T) {
 	n, s, u, dir := pushNotifier(t, true)
 	ctx := context.Background()
 	svc := newPushService(t, http.StatusCreated)
+
 	pub, err := n.VAPIDPublicKey()
 	if err != nil {
 		t.Fatal(err)
@@ -231,13 +232,20 @@ func TestWebPushDeliversEncryptedSignedMessage(t *testing.T) {
 		t.Errorf("a second notifier's key = %q, %v; want the kept %q", k, err, pub)
 	}
 
+	// Another account subscribed on this browser before; the endpoint
+	// now reaches alice alone.
+	bob := storetest.MustCreateUser(t, s, "bob@example.com")
+	if _, err := n.Subscribe(ctx, bob.ID, svc.subscription(), nil); err != nil {
+		t.Fatal(err)
+	}
 	c, err := n.Subscribe(ctx, u.ID, svc.subscription(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if same, err := n.Subscribe(ctx, u.ID, svc.subscription(), nil); err != nil || same.ID != c.ID {
-		t.Errorf("subscribing the same endpoint again = %+v, %v; want channel %s", same, err, c.ID)
+	if list, total, _ := s.ListChannels(ctx, bob.ID, nil, store.Page{Page: 1, Limit: 10}); total != 0 {
+		t.Errorf("bob still holds the endpoint: %+v", list)
 	}
+	n.Emit(ctx, bob.ID, notify.PatternDetected, notify.PatternData{ID: "p-bob", Name: "bob's pattern"})
 	n.Emit(ctx, u.ID, notify.PatternDetected, notify.PatternData{ID: "p-1", Name: "work stress", State: "open"})
 	n.Emit(ctx, u.ID, notify.CaptureProcessed, notify.CaptureData{ID: "c-1"}) // not among the default events
 	if _, err := n.Work(ctx); err != nil {

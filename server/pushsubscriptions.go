@@ -62,7 +62,7 @@ func (s *Server) registerPushSubscriptions() {
 		account.ScopeDevicesWrite, http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity)
 	o.DefaultStatus = http.StatusCreated
 	o.Description += " The body is the browser's PushSubscription JSON (`subscription.toJSON()`), with `events` optionally." +
-		" Subscribing the same endpoint again answers the subscription it already is." +
+		" An endpoint registered before, by this account or another that used the same browser, is replaced: it reaches the account that registered it last, with the keys it gave then." +
 		" An endpoint on a loopback, private or link-local address is refused (422) unless the server's owner sets `[notify] allow_private_targets = true`." +
 		" Subscriptions count among the account's 10 channels and share the 300 deliveries an hour; a subscription its push service says is gone (404 or 410) is removed."
 	huma.Register(s.api, o, s.createPushSubscription)

@@ -71,16 +71,33 @@ func (w *Channel) Validate() error {
 // CreateChannel stores w for its user, who may hold at most max channels.
 // It returns EINVALID (naming "url" when the user already holds max).
 func (s *Store) CreateChannel(ctx context.Context, w *Channel, max int) error {
+	return s.createChannel(ctx, w, max, false)
+}
+
+// ReplaceChannelAt stores w for its user as CreateChannel does, after
+// removing every channel of its kind at its URL, whoever's, with their
+// deliveries: a browser's push endpoint reaches one account, the one that
+// registered it last, with the keys it gave last.
+func (s *Store) ReplaceChannelAt(ctx context.Context, w *Channel, max int) error {
+	return s.createChannel(ctx, w, max, true)
+}
+
+func (s *Store) createChannel(ctx context.Context, w *Channel, max int, replace bool) error {
 	if err := w.Validate(); err != nil {
 		return err
 	}
 	return s.update(ctx, func(tx *sql.Tx) error {
+		if replace {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM channels WHERE kind = ? AND url = ?`, w.Kind, w.URL); err != nil {
+				return err
+			}
+		}
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM channels WHERE user_id = ?`, w.UserID).Scan(&n); err != nil {
 			return err
 		}
 		if n >= max {
-			return Invalid("url", "An account may have at most %d notification channels (webhooks, ntfy topics and mail together); delete one first.", max)
+			return Invalid("url", "An account may have at most %d notification channels (webhooks, ntfy topics, mail and push subscriptions together); delete one first.", max)
 		}
 		w.ID, w.CreatedAt = newID(), s.Now()
 		_, err := tx.ExecContext(ctx, `INSERT INTO channels (id, user_id, kind, url, token, events, secret, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
