@@ -129,6 +129,10 @@ func (n *Notifier) Subscribe(ctx context.Context, userID string, sub PushSubscri
 	}
 	c := &store.Channel{UserID: userID, Kind: store.ChannelWebPush, URL: strings.TrimSpace(sub.Endpoint), Token: sub.P256dh, Secret: sub.Auth, Events: events}
 	if err := n.opts.Store.ReplaceChannelAt(ctx, c, MaxChannels); err != nil {
+		var e *store.Error
+		if errors.As(err, &e) && e.Code == store.EINVALID && e.Field == "url" {
+			return nil, store.Invalid("endpoint", "%s", e.Message) // over the limit, said of the field this route has
+		}
 		return nil, err
 	}
 	return c, nil

@@ -14,6 +14,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math/big"
 	"net/http"
@@ -313,5 +314,24 @@ func TestWebPushSubscribeRefuses(t *testing.T) {
 				t.Errorf("Subscribe = %v, want EINVALID naming %s", err, tc.field)
 			}
 		})
+	}
+}
+
+// Push subscriptions count among the account's channels: with ten held,
+// another endpoint is refused, naming the endpoint.
+func TestWebPushSharesTheChannelLimit(t *testing.T) {
+	n, _, u, _ := pushNotifier(t, false)
+	sub := newPushService(t, http.StatusCreated).subscription()
+	for i := range notify.MaxChannels {
+		sub.Endpoint = fmt.Sprintf("https://93.184.215.14/push/%d", i)
+		if _, err := n.Subscribe(context.Background(), u.ID, sub, nil); err != nil {
+			t.Fatalf("subscription %d: %v", i+1, err)
+		}
+	}
+	sub.Endpoint = "https://93.184.215.14/push/one-more"
+	_, err := n.Subscribe(context.Background(), u.ID, sub, nil)
+	var e *store.Error
+	if !errors.As(err, &e) || e.Field != "endpoint" || !strings.Contains(e.Message, "at most 10") {
+		t.Errorf("the eleventh = %v, want EINVALID naming endpoint and the limit", err)
 	}
 }
