@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	netmail "net/mail"
 	"strings"
 
@@ -19,11 +20,20 @@ type hookParts struct {
 }
 
 // newNotifier makes the notifier that records events for webhooks, before
-// the pipeline that tells it of them.
-func (m *Main) newNotifier() {
+// the pipeline that tells it of them. It fails when [push]
+// fcm_credentials_file is set but cannot be read.
+func (m *Main) newNotifier() error {
+	var fcm *notify.FCM
+	if path := m.Config.Push.FCMCredentialsFile; path != "" {
+		var err error
+		if fcm, err = notify.LoadFCM(path, m.Config.Push.FCMURL); err != nil {
+			return fmt.Errorf("push.fcm_credentials_file: %w", err)
+		}
+	}
 	m.hooks.notifier = notify.New(notify.Options{Store: m.store, Logger: m.Logger.With("part", "notify"),
 		AllowPrivateTargets: m.Config.Notify.AllowPrivateTargets, Now: m.Now, Mailer: channelMail{m},
-		DataDir: m.Config.Storage.DataDir, PushSubject: m.pushSubject()})
+		DataDir: m.Config.Storage.DataDir, PushSubject: m.pushSubject(), FCM: fcm})
+	return nil
 }
 
 // pushSubject is the contact push services see in each VAPID signature:

@@ -78,6 +78,8 @@ type Options struct {
 	// signature: an https URL of the server or a mail address (without
 	// "mailto:", which is added).
 	PushSubject string
+	// FCM, when set, sends events to the mobile app's push tokens.
+	FCM *FCM
 }
 
 // Mail is a notification by mail, in plain text and HTML.
@@ -222,6 +224,9 @@ func (n *Notifier) SendTest(ctx context.Context, userID string, kinds []string, 
 // emit records ev with data as its data and wakes the worker.
 func (n *Notifier) emit(ctx context.Context, ev store.OutboxEvent, data any) {
 	userID, typ := ev.UserID, ev.Type
+	if ev.ChannelID == "" {
+		n.ensureFCMChannel(ctx, userID)
+	}
 	now := n.opts.Now().UTC()
 	id := uuid.Must(uuid.NewV7()).String()
 	body, err := json.Marshal(struct {
@@ -250,6 +255,7 @@ func (n *Notifier) emit(ctx context.Context, ev store.OutboxEvent, data any) {
 
 // wants reports whether any of the user's webhooks wants one of the types.
 func (n *Notifier) wants(ctx context.Context, userID string, types ...string) bool {
+	n.ensureFCMChannel(ctx, userID)
 	ok, err := n.opts.Store.WantsEvents(ctx, userID, types...)
 	if err != nil {
 		n.opts.Logger.Warn("read webhooks", "user_id", userID, "error", err)

@@ -128,6 +128,8 @@ func (n *Notifier) send(ctx context.Context, d *store.Delivery) (int, error) {
 		return n.do(req)
 	case store.ChannelWebPush:
 		return n.sendPush(ctx, d)
+	case store.ChannelFCM:
+		return n.sendFCM(ctx, d)
 	case store.ChannelMail:
 		if n.opts.Mailer == nil {
 			return 0, errors.New("this server sends no mail")

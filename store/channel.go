@@ -25,6 +25,9 @@ const (
 	// ChannelWebPush is a browser's push subscription: URL is its endpoint,
 	// Token its P-256 key (p256dh) and Secret its auth secret.
 	ChannelWebPush = "webpush"
+	// ChannelFCM sends to all of the user's push tokens through Firebase
+	// Cloud Messaging; it has no URL. Recur adds it while FCM is set up.
+	ChannelFCM = "fcm"
 )
 
 // Channel is where a user asked to be told of events in their journal.
@@ -46,10 +49,10 @@ type Channel struct {
 // or "secret".
 func (w *Channel) Validate() error {
 	w.URL = strings.TrimSpace(w.URL)
-	if !slices.Contains([]string{ChannelWebhook, ChannelNtfy, ChannelMail, ChannelWebPush}, w.Kind) {
-		return Invalid("kind", "The kind must be webhook, ntfy, mail or webpush.")
+	if !slices.Contains([]string{ChannelWebhook, ChannelNtfy, ChannelMail, ChannelWebPush, ChannelFCM}, w.Kind) {
+		return Invalid("kind", "The kind must be webhook, ntfy, mail, webpush or fcm.")
 	}
-	if w.URL == "" && w.Kind != ChannelMail {
+	if w.URL == "" && w.Kind != ChannelMail && w.Kind != ChannelFCM {
 		return Invalid("url", "The url field is required.")
 	}
 	var events []string
@@ -68,7 +71,8 @@ func (w *Channel) Validate() error {
 	return nil
 }
 
-// CreateChannel stores w for its user, who may hold at most max channels.
+// CreateChannel stores w for its user, who may hold at most max channels
+// (besides the one of kind fcm that Recur adds).
 // It returns EINVALID (naming "url" when the user already holds max).
 func (s *Store) CreateChannel(ctx context.Context, w *Channel, max int) error {
 	return s.createChannel(ctx, w, max, false)
@@ -93,7 +97,7 @@ func (s *Store) createChannel(ctx context.Context, w *Channel, max int, replace 
 			}
 		}
 		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM channels WHERE user_id = ?`, w.UserID).Scan(&n); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM channels WHERE user_id = ? AND kind <> ?`, w.UserID, ChannelFCM).Scan(&n); err != nil {
 			return err
 		}
 		if n >= max {
