@@ -33,6 +33,7 @@ type Config struct {
 	Backup  BackupConfig  `toml:"backup"`
 	Metrics MetricsConfig `toml:"metrics"`
 	Notify  NotifyConfig  `toml:"notify"`
+	Push    PushConfig    `toml:"push"`
 
 	// Deprecated is the line said at start when the configuration uses
 	// names that are going away; empty when it does not.
@@ -101,6 +102,15 @@ type NotifyConfig struct {
 	// AllowPrivateTargets lets webhooks aim at loopback, private and
 	// link-local addresses, such as a receiver on the home network.
 	AllowPrivateTargets bool `toml:"allow_private_targets"`
+}
+
+// PushConfig is the [push] section: sending to the mobile app's push tokens.
+type PushConfig struct {
+	// FCMCredentialsFile is a Google service account's JSON key; set, events
+	// go to the push tokens registered at /api/fcm-tokens/me through FCM.
+	FCMCredentialsFile string `toml:"fcm_credentials_file"`
+	// FCMURL is where FCM's HTTP v1 API is served (for a test double or a proxy).
+	FCMURL string `toml:"fcm_url"`
 }
 
 // LogConfig is the [log] section.

@@ -25,7 +25,9 @@ func (m *Main) serve(ctx context.Context) error {
 		return err
 	}
 	m.events = journal.NewEvents()
-	m.newNotifier()
+	if err := m.newNotifier(); err != nil {
+		return err
+	}
 	m.newMetrics()
 	p, ollama, err := m.newPipeline(m.Logger)
 	if err != nil {

@@ -3,9 +3,12 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
+	netmail "net/mail"
+	"strings"
 
-	"github.com/recur-journal/recur/notify"
 	"github.com/recur-journal/recur/mail"
+	"github.com/recur-journal/recur/notify"
 )
 
 // hookParts are the notifier of webhooks, ntfy and mail channels and its
@@ -17,10 +20,35 @@ type hookParts struct {
 }
 
 // newNotifier makes the notifier that records events for webhooks, before
-// the pipeline that tells it of them.
-func (m *Main) newNotifier() {
+// the pipeline that tells it of them. It fails when [push]
+// fcm_credentials_file is set but cannot be read.
+func (m *Main) newNotifier() error {
+	var fcm *notify.FCM
+	if path := m.Config.Push.FCMCredentialsFile; path != "" {
+		var err error
+		if fcm, err = notify.LoadFCM(path, m.Config.Push.FCMURL); err != nil {
+			return fmt.Errorf("push.fcm_credentials_file: %w", err)
+		}
+	}
 	m.hooks.notifier = notify.New(notify.Options{Store: m.store, Logger: m.Logger.With("part", "notify"),
-		AllowPrivateTargets: m.Config.Notify.AllowPrivateTargets, Now: m.Now, Mailer: channelMail{m}})
+		AllowPrivateTargets: m.Config.Notify.AllowPrivateTargets, Now: m.Now, Mailer: channelMail{m},
+		DataDir: m.Config.Storage.DataDir, PushSubject: m.pushSubject(), FCM: fcm})
+	return nil
+}
+
+// pushSubject is the contact push services see in each VAPID signature:
+// base_url when it is https, else the mail sender's address, else a
+// placeholder (some push services refuse it; set one of the two).
+func (m *Main) pushSubject() string {
+	if u := m.Config.Server.BaseURL; strings.HasPrefix(u, "https://") {
+		return u
+	}
+	if from := m.Config.Mail.From; from != "" {
+		if a, err := netmail.ParseAddress(from); err == nil {
+			return a.Address
+		}
+	}
+	return "recur@localhost"
 }
 
 // channelMail sends the mail of mail channels through the configured

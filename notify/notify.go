@@ -1,5 +1,5 @@
 // Package notify tells a user's channels of events in their journal:
-// webhooks now. Events are written to an outbox in the database when they
+// webhooks, ntfy topics, mail and Web Push. Events are written to an outbox in the database when they
 // happen and delivered by a worker that retries with backoff, so a restart
 // loses none. Every target a user can aim is checked against the owner's
 // rule on private addresses, when it is registered and again at each
@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -45,7 +46,7 @@ var EventTypes = []string{CaptureProcessed, CaptureFailed, PatternDetected, Patt
 
 // Limits on what one user may make Recur send.
 const (
-	MaxChannels            = 10  // channels per user: webhooks, ntfy topics and mail together
+	MaxChannels            = 10  // channels per user: webhooks, ntfy topics, mail and push subscriptions together
 	MaxDeliveriesPerHour   = 300 // deliveries per user in any hour; beyond it they are dropped and logged
 	SignatureHeader        = "Recur-Signature"
 	maxResponseBytes       = 4 << 10
@@ -70,6 +71,15 @@ type Options struct {
 	Timeout time.Duration
 	// Mailer sends the mail of mail channels; nil fails each such delivery.
 	Mailer Mailer
+	// DataDir is the data folder, where the VAPID keys of Web Push are
+	// made on first use (VAPIDFile); empty fails each push delivery.
+	DataDir string
+	// PushSubject is the contact push services are given in each VAPID
+	// signature: an https URL of the server or a mail address (without
+	// "mailto:", which is added).
+	PushSubject string
+	// FCM, when set, sends events to the mobile app's push tokens.
+	FCM *FCM
 }
 
 // Mail is a notification by mail, in plain text and HTML.
@@ -88,6 +98,7 @@ type Notifier struct {
 	opts   Options
 	client *http.Client
 	wake   chan struct{}
+	vapid  *vapid
 }
 
 // New returns a Notifier. Its worker runs only once Run is called.
@@ -101,7 +112,11 @@ func New(opts Options) *Notifier {
 	if opts.Timeout <= 0 {
 		opts.Timeout = defaultDeliveryTimeout
 	}
-	return &Notifier{opts: opts, client: newClient(opts.AllowPrivateTargets, opts.Timeout), wake: make(chan struct{}, 1)}
+	v := &vapid{}
+	if opts.DataDir != "" {
+		v.path = filepath.Join(opts.DataDir, VAPIDFile)
+	}
+	return &Notifier{opts: opts, client: newClient(opts.AllowPrivateTargets, opts.Timeout), wake: make(chan struct{}, 1), vapid: v}
 }
 
 // NewWebhook is a webhook as its registration answers it: with its secret,
@@ -209,6 +224,9 @@ func (n *Notifier) SendTest(ctx context.Context, userID string, kinds []string, 
 // emit records ev with data as its data and wakes the worker.
 func (n *Notifier) emit(ctx context.Context, ev store.OutboxEvent, data any) {
 	userID, typ := ev.UserID, ev.Type
+	if ev.ChannelID == "" {
+		n.ensureFCMChannel(ctx, userID)
+	}
 	now := n.opts.Now().UTC()
 	id := uuid.Must(uuid.NewV7()).String()
 	body, err := json.Marshal(struct {
@@ -237,6 +255,7 @@ func (n *Notifier) emit(ctx context.Context, ev store.OutboxEvent, data any) {
 
 // wants reports whether any of the user's webhooks wants one of the types.
 func (n *Notifier) wants(ctx context.Context, userID string, types ...string) bool {
+	n.ensureFCMChannel(ctx, userID)
 	ok, err := n.opts.Store.WantsEvents(ctx, userID, types...)
 	if err != nil {
 		n.opts.Logger.Warn("read webhooks", "user_id", userID, "error", err)

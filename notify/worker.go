@@ -126,6 +126,10 @@ func (n *Notifier) send(ctx context.Context, d *store.Delivery) (int, error) {
 			req.Header.Set("Authorization", "Bearer "+d.Token)
 		}
 		return n.do(req)
+	case store.ChannelWebPush:
+		return n.sendPush(ctx, d)
+	case store.ChannelFCM:
+		return n.sendFCM(ctx, d)
 	case store.ChannelMail:
 		if n.opts.Mailer == nil {
 			return 0, errors.New("this server sends no mail")

@@ -21,6 +21,7 @@ var tags = []*huma.Tag{
 	{Name: "Devices", Description: "Push tokens of the user's devices."},
 	webhooksTag,
 	channelsTag,
+	pushTag,
 	{Name: "Health", Description: "Whether Recur and its parts work; open to everyone."},
 }
 

@@ -25,7 +25,7 @@ func (s *Server) registerPushTokens() {
 	o := op(http.MethodPost, "/fcm-tokens/me", "save-push-token", "Devices", "Register a device's push token",
 		account.ScopeDevicesWrite, http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity)
 	o.DefaultStatus = http.StatusCreated
-	o.Description += " The token is only stored: this server sends nothing to Firebase or any other push service." +
+	o.Description += " When the server's owner sets `[push] fcm_credentials_file`, new, urgent and returning patterns, the weekly review and the reminder are sent to the account's tokens through Firebase Cloud Messaging; otherwise the token is only stored." +
 		" Registering a token again is harmless and updates it; a token registered by another account moves to this one," +
 		" since an app install is signed into one account at a time."
 	huma.Register(s.api, o, s.savePushToken)

@@ -132,7 +132,7 @@ func TestPushTokensOpenAPI(t *testing.T) {
 	h := newHarness(t)
 	paths := h.do("GET", "/api/openapi.json", "", nil).JSON(t)["paths"].(map[string]any)
 	post := paths["/fcm-tokens/me"].(map[string]any)["post"].(map[string]any)
-	if desc := post["description"].(string); !strings.Contains(desc, "sends nothing") {
-		t.Errorf("POST /fcm-tokens/me description = %q, want it to say nothing is sent to push services", desc)
+	if desc := post["description"].(string); !strings.Contains(desc, "fcm_credentials_file") || !strings.Contains(desc, "otherwise the token is only stored") {
+		t.Errorf("POST /fcm-tokens/me description = %q, want it to say tokens are sent to only with fcm_credentials_file set", desc)
 	}
 }

@@ -193,6 +193,7 @@ func New(opts Options) *Server {
 	s.registerApps()
 	s.registerWebhooks()
 	s.registerChannels()
+	s.registerPushSubscriptions()
 	s.registerReminders()
 	s.registerReviews()
 	s.registerPushTokens()

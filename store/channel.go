@@ -22,17 +22,23 @@ const (
 	ChannelWebhook = "webhook" // a signed POST of the event's JSON to URL
 	ChannelNtfy    = "ntfy"    // a message to the ntfy topic at URL, with Token when set
 	ChannelMail    = "mail"    // a mail to the account's address
+	// ChannelWebPush is a browser's push subscription: URL is its endpoint,
+	// Token its P-256 key (p256dh) and Secret its auth secret.
+	ChannelWebPush = "webpush"
+	// ChannelFCM sends to all of the user's push tokens through Firebase
+	// Cloud Messaging; it has no URL. Recur adds it while FCM is set up.
+	ChannelFCM = "fcm"
 )
 
 // Channel is where a user asked to be told of events in their journal.
 type Channel struct {
 	ID        string
 	UserID    string
-	Kind      string   // ChannelWebhook, ChannelNtfy or ChannelMail
+	Kind      string   // ChannelWebhook, ChannelNtfy, ChannelMail or ChannelWebPush
 	URL       string   // empty for mail
-	Token     string   // an ntfy access token; empty otherwise
+	Token     string   // an ntfy access token, or a push subscription's p256dh key
 	Events    []string // event types, such as capture.processed
-	Secret    string   // signs each webhook delivery
+	Secret    string   // signs each webhook delivery; a push subscription's auth secret
 	CreatedAt time.Time
 }
 
@@ -43,10 +49,10 @@ type Channel struct {
 // or "secret".
 func (w *Channel) Validate() error {
 	w.URL = strings.TrimSpace(w.URL)
-	if !slices.Contains([]string{ChannelWebhook, ChannelNtfy, ChannelMail}, w.Kind) {
-		return Invalid("kind", "The kind must be webhook, ntfy or mail.")
+	if !slices.Contains([]string{ChannelWebhook, ChannelNtfy, ChannelMail, ChannelWebPush, ChannelFCM}, w.Kind) {
+		return Invalid("kind", "The kind must be webhook, ntfy, mail, webpush or fcm.")
 	}
-	if w.URL == "" && w.Kind != ChannelMail {
+	if w.URL == "" && w.Kind != ChannelMail && w.Kind != ChannelFCM {
 		return Invalid("url", "The url field is required.")
 	}
 	var events []string
@@ -65,19 +71,37 @@ func (w *Channel) Validate() error {
 	return nil
 }
 
-// CreateChannel stores w for its user, who may hold at most max channels.
+// CreateChannel stores w for its user, who may hold at most max channels
+// (besides the one of kind fcm that Recur adds).
 // It returns EINVALID (naming "url" when the user already holds max).
 func (s *Store) CreateChannel(ctx context.Context, w *Channel, max int) error {
+	return s.createChannel(ctx, w, max, false)
+}
+
+// ReplaceChannelAt stores w for its user as CreateChannel does, after
+// removing every channel of its kind at its URL, whoever's, with their
+// deliveries: a browser's push endpoint reaches one account, the one that
+// registered it last, with the keys it gave last.
+func (s *Store) ReplaceChannelAt(ctx context.Context, w *Channel, max int) error {
+	return s.createChannel(ctx, w, max, true)
+}
+
+func (s *Store) createChannel(ctx context.Context, w *Channel, max int, replace bool) error {
 	if err := w.Validate(); err != nil {
 		return err
 	}
 	return s.update(ctx, func(tx *sql.Tx) error {
+		if replace {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM channels WHERE kind = ? AND url = ?`, w.Kind, w.URL); err != nil {
+				return err
+			}
+		}
 		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM channels WHERE user_id = ?`, w.UserID).Scan(&n); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM channels WHERE user_id = ? AND kind <> ?`, w.UserID, ChannelFCM).Scan(&n); err != nil {
 			return err
 		}
 		if n >= max {
-			return Invalid("url", "An account may have at most %d notification channels (webhooks, ntfy topics and mail together); delete one first.", max)
+			return Invalid("url", "An account may have at most %d notification channels (webhooks, ntfy topics, mail and push subscriptions together); delete one first.", max)
 		}
 		w.ID, w.CreatedAt = newID(), s.Now()
 		_, err := tx.ExecContext(ctx, `INSERT INTO channels (id, user_id, kind, url, token, events, secret, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,

@@ -10,7 +10,7 @@ import (
 )
 
 // channelKinds are every kind of channel, as the settings page lists them.
-var channelKinds = []string{store.ChannelWebhook, store.ChannelNtfy, store.ChannelMail}
+var channelKinds = []string{store.ChannelWebhook, store.ChannelNtfy, store.ChannelMail, store.ChannelWebPush}
 
 // eventChoice is one checkbox of the events a channel may ask for.
 type eventChoice struct {
@@ -41,6 +41,9 @@ type notificationsData struct {
 	ThisWeek    string
 	Allowed     bool // the owner allows private targets
 	ScheduleErr string
+	// VAPIDKey is the server's Web Push key, with which the page's script
+	// subscribes this device; empty when the server cannot make one.
+	VAPIDKey string
 }
 
 func (a *App) notificationRoutes() {
@@ -64,7 +67,7 @@ func eventChoices(ticked []string) []eventChoice {
 func (a *App) notifications(w http.ResponseWriter, r *http.Request) {
 	d := notificationsData{Kind: store.ChannelNtfy, Events: eventChoices([]string{notify.PatternDetected, notify.PatternUrgent, notify.Reminder, notify.ReviewReady})}
 	d.Notice = map[string]string{"test": "A test notification is on its way; the list shows how it went.", "deleted": "The channel is removed.",
-		"saved": "Saved.", "added": "The channel is added."}[r.URL.Query().Get("done")]
+		"saved": "Saved.", "added": "The channel is added.", "push": "Notifications are on for this device."}[r.URL.Query().Get("done")]
 	a.renderNotifications(w, r, http.StatusOK, d)
 }
 
@@ -78,8 +81,11 @@ func (a *App) renderNotifications(w http.ResponseWriter, r *http.Request, status
 	}
 	for _, c := range list {
 		row := channelRow{ID: c.ID, Kind: c.Kind, Where: c.URL, Events: c.Events}
-		if c.Kind == store.ChannelMail {
+		switch c.Kind {
+		case store.ChannelMail:
 			row.Where = v.User.Email
+		case store.ChannelWebPush:
+			row.Where = pushHost(c.URL)
 		}
 		if last, _, err := a.opts.Store.ListDeliveries(ctx, v.User.ID, channelKinds, c.ID, store.Page{Page: 1, Limit: 1}); err == nil && len(last) > 0 {
 			row.LastState, row.LastError = last[0].State, last[0].LastError
@@ -91,6 +97,9 @@ func (a *App) renderNotifications(w http.ResponseWriter, r *http.Request, status
 	}
 	if s, err := a.opts.Store.FindSchedule(ctx, v.User.ID, store.ScheduleReview); err == nil && d.Weekday == "" {
 		d.Weekday = s.At
+	}
+	if k, err := a.opts.Notifier.VAPIDPublicKey(); err == nil {
+		d.VAPIDKey = k
 	}
 	d.Weekdays = []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
 	d.ThisWeek = notify.WeekOf(a.opts.Store.Now().In(v.Loc))
@@ -168,4 +177,12 @@ func (a *App) deleteNotificationChannel(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	http.Redirect(w, r, "/settings/notifications?done=deleted", http.StatusSeeOther)
+}
+
+// pushHost names a push subscription by its push service's host (the rest
+// of the endpoint is a long opaque path).
+func pushHost(endpoint string) string {
+	_, rest, _ := strings.Cut(endpoint, "://")
+	host, _, _ := strings.Cut(rest, "/")
+	return host
 }

@@ -11,8 +11,8 @@ importScripts(`${base}/static/outbox.js`);
 
 // Every script a page loads is in the shell: one missing would fail to load
 // on the offline page, and on any page whose request for it is cut short.
-const cacheName = "recur-shell-v3";
-const shell = ["/offline", "/static/style.css", "/static/app.js", "/static/outbox.js", "/static/viewer.js", "/static/register-sw.js", "/static/icon.svg"];
+const cacheName = "recur-shell-v4";
+const shell = ["/offline", "/static/style.css", "/static/app.js", "/static/outbox.js", "/static/viewer.js", "/static/register-sw.js", "/static/push.js", "/static/icon.svg"];
 
 self.addEventListener("install", (e) => {
   e.waitUntil(caches.open(cacheName).then((c) => c.addAll(shell.map((p) => base + p))).then(() => self.skipWaiting()));
@@ -77,4 +77,38 @@ async function tell() {
 
 self.addEventListener("sync", (e) => {
   if (e.tag === "outbox") e.waitUntil(self.recurOutbox.sendAll().finally(tell));
+});
+
+// A push message (Web Push, from the server's notifier) is shown as a
+// notification: {title, body, type, url}, url a path of the web app.
+self.addEventListener("push", (e) => {
+  let m = {};
+  try {
+    m = e.data ? e.data.json() : {};
+  } catch {
+    m = { body: e.data?.text() };
+  }
+  e.waitUntil(self.registration.showNotification(m.title || "Recur", {
+    body: m.body || "",
+    tag: m.type || "recur",
+    icon: `${base}/static/icon-192.png`,
+    data: { url: m.url || "/" },
+  }));
+});
+
+// A click on a notification opens its page: in a Recur window already
+// open, or in a new one. Only a path of the web app is opened.
+self.addEventListener("notificationclick", (e) => {
+  e.notification.close();
+  const path = String(e.notification.data?.url || "/");
+  const target = new URL(base + (path.startsWith("/") && !path.startsWith("//") ? path : "/"), self.location.origin).href;
+  e.waitUntil((async () => {
+    const wins = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+    const win = wins.find((w) => new URL(w.url).origin === self.location.origin);
+    if (win) {
+      await win.focus();
+      return win.navigate(target);
+    }
+    return self.clients.openWindow(target);
+  })());
 });
