@@ -60,9 +60,13 @@ COPY deploy/container/bin/ /bin/
 # The journal lives in a folder of the volume that Recur makes itself,
 # private to its user (0700); the volume's root may hold other things,
 # such as backups.
+# SQLite's temporary files (a migration that rebuilds the search index
+# makes some) go there too: the root is read-only, and a container engine
+# may give /tmp a tmpfs that SQLite's check of the folder refuses.
 ENV PATH=/usr/local/bin \
     RECUR_SERVER_ADDR=0.0.0.0:8080 \
-    RECUR_STORAGE_DATA_DIR=/data/recur
+    RECUR_STORAGE_DATA_DIR=/data/recur \
+    SQLITE_TMPDIR=/data/recur
 
 USER 65532:65532
 VOLUME /data

@@ -58,3 +58,36 @@ func TestRetryAfterHonoured(t *testing.T) {
 		t.Fatalf("wait %v; want the hour asked for capped at the backoff's cap, a minute", wait)
 	}
 }
+
+// TestUnusableMark checks what a run reads to tell whether its answers
+// came during an outage of unusable answers: the mark is even with none,
+// odd while one lasts, and differs from any earlier mark once one began,
+// also after it ended, so a run that straddled an outage never blames its
+// capture for answers the model gave to everyone.
+func TestUnusableMark(t *testing.T) {
+	t.Parallel()
+	g := newStillGate(time.Second, time.Minute)
+	before := g.unusableMark()
+	if before%2 != 0 {
+		t.Fatalf("mark %d before any outage, want even", before)
+	}
+	g.shut(errTest("connection refused"), false)
+	if m := g.unusableMark(); m != before {
+		t.Fatalf("an outage of failed calls changed the mark from %d to %d", before, m)
+	}
+	g.recover(false)
+	g.shutUnusable(errTest("prose"))
+	during := g.unusableMark()
+	if during%2 != 1 {
+		t.Fatalf("mark %d during an outage of unusable answers, want odd", during)
+	}
+	g.worked()
+	after := g.unusableMark()
+	if after%2 != 0 || after == before {
+		t.Fatalf("mark %d after the outage ended (was %d before it), want even and different", after, before)
+	}
+}
+
+type errTest string
+
+func (e errTest) Error() string { return string(e) }

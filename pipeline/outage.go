@@ -53,16 +53,17 @@ type gate struct {
 	clock     Clock
 	log       *slog.Logger
 
-	mu       sync.Mutex
-	failing  bool
-	unusable bool // the outage is of answers that cannot be used, not of failed calls
-	since    time.Time
-	lastErr  string
-	step     int       // failed probes since the outage began
-	probeAt  time.Time // when the next probe may go
-	probing  bool      // a probe is out
-	asked    time.Time // the server asked not to be called before then (Retry-After)
-	open     chan struct{}
+	mu        sync.Mutex
+	failing   bool
+	unusable  bool   // the outage is of answers that cannot be used, not of failed calls
+	unusables uint64 // outages of unusable answers begun so far
+	since     time.Time
+	lastErr   string
+	step      int       // failed probes since the outage began
+	probeAt   time.Time // when the next probe may go
+	probing   bool      // a probe is out
+	asked     time.Time // the server asked not to be called before then (Retry-After)
+	open      chan struct{}
 }
 
 func newGate(base, max time.Duration, clock Clock, log *slog.Logger) *gate {
@@ -182,6 +183,19 @@ func (g *gate) report(err error) {
 // the model passed. It ends any outage.
 func (g *gate) worked() { g.recover(true) }
 
+// unusableMark changes whenever an outage of unusable answers begins, and
+// is odd while one lasts. A run that saw it odd, or saw it change, had its
+// answers while the model answered nothing usable to anyone.
+func (g *gate) unusableMark() uint64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	m := 2 * g.unusables
+	if g.failing && g.unusable {
+		m++
+	}
+	return m
+}
+
 // shutUnusable starts an outage of unusable answers: the model answers,
 // but not with output that can be used, even to a plain check.
 func (g *gate) shutUnusable(err error) { g.shut(err, true) }
@@ -206,6 +220,9 @@ func (g *gate) shut(err error, unusable bool) {
 	g.lastErr = err.Error()
 	if wait := waitAsked(err); wait > 0 {
 		g.asked = g.clock.Now().Add(min(wait, g.max))
+	}
+	if unusable && (!g.failing || g.unusable) {
+		g.unusables++
 	}
 	if g.failing {
 		g.unusable = g.unusable && unusable

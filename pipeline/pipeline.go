@@ -265,6 +265,7 @@ func (p *Pipeline) process(ctx context.Context, log *slog.Logger, c *store.Captu
 		p.opts.Watcher.CaptureChanged(c) // claimed: processing
 	}
 	start := time.Now()
+	mark := p.gate.unusableMark()
 	r := &runner{store: p.opts.Store, model: p.model, modelName: p.opts.ModelName, log: log, capture: c, names: &p.names}
 	a, err := r.analyse(ctx)
 	// Settling must happen even when shutdown cancelled the run.
@@ -298,13 +299,21 @@ func (p *Pipeline) process(ctx context.Context, log *slog.Logger, c *store.Captu
 		p.requeue(settle, log, c, true)
 		p.detectPending(settle, log)
 		return true
-	case unusableRun(err) && !p.modelAnswers(ctx):
-		// The model answers nothing usable, this capture or not: a fault
-		// of the model server, like an outage. The capture waits.
-		if ctx.Err() == nil {
-			p.gate.shutUnusable(err)
+	case unusableRun(err) && (p.unusableDuring(mark) || !p.modelAnswers(ctx)):
+		// The model answers nothing usable, this capture or not, or did
+		// while this run had its answers: a fault of the model server,
+		// like an outage. The capture waits. A run that had its answers
+		// during such an outage asks the plain check too, which ends the
+		// outage once the model answers it; its capture runs again then,
+		// and fails only if its own answers still cannot be used.
+		if p.unusableDuring(mark) && p.modelAnswers(ctx) {
+			log.Debug("unusable answers during an outage of unusable answers; capture back in the queue", "error", err)
+		} else {
+			if ctx.Err() == nil {
+				p.gate.shutUnusable(err)
+			}
+			log.Debug("unusable answers from a model that fails a plain check too; capture back in the queue", "error", err)
 		}
-		log.Debug("unusable answers from a model that fails a plain check too; capture back in the queue", "error", err)
 		p.requeue(settle, log, c, false)
 		p.detectPending(settle, log)
 		return true
@@ -312,6 +321,12 @@ func (p *Pipeline) process(ctx context.Context, log *slog.Logger, c *store.Captu
 		p.fail(settle, ctx, log, c, err)
 	}
 	return false
+}
+
+// unusableDuring reports whether an outage of unusable answers lasted at
+// some time since the gate's unusableMark was mark.
+func (p *Pipeline) unusableDuring(mark uint64) bool {
+	return mark%2 == 1 || p.gate.unusableMark() != mark
 }
 
 // redetect re-counts the user's patterns after their captures changed,

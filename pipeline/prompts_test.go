@@ -27,4 +27,3 @@ func TestPromptRules(t *testing.T) {
 		}
 	}
 }
-
