@@ -94,6 +94,9 @@ type PushSubscription struct {
 	Endpoint string
 	P256dh   string // the browser's P-256 public key, base64url
 	Auth     string // its 16-byte auth secret, base64url
+	// Session is the browser session's token when the subscription was
+	// made in one: the subscription ends with that session.
+	Session string
 }
 
 // decodeKey reads a key the browser gave in base64url, with or without padding.
@@ -127,7 +130,7 @@ func (n *Notifier) Subscribe(ctx context.Context, userID string, sub PushSubscri
 	if b, err := decodeKey(sub.Auth); err != nil || len(b) != 16 {
 		return nil, store.Invalid("auth", "The auth secret must be 16 bytes in base64url, as PushSubscription.getKey gives it.")
 	}
-	c := &store.Channel{UserID: userID, Kind: store.ChannelWebPush, URL: strings.TrimSpace(sub.Endpoint), Token: sub.P256dh, Secret: sub.Auth, Events: events}
+	c := &store.Channel{UserID: userID, Kind: store.ChannelWebPush, URL: strings.TrimSpace(sub.Endpoint), Token: sub.P256dh, Secret: sub.Auth, Events: events, SessionToken: sub.Session}
 	if err := n.opts.Store.ReplaceChannelAt(ctx, c, MaxChannels); err != nil {
 		var e *store.Error
 		if errors.As(err, &e) && e.Code == store.EINVALID && e.Field == "url" {

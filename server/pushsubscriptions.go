@@ -64,6 +64,7 @@ func (s *Server) registerPushSubscriptions() {
 	o.Description += " The body is the browser's PushSubscription JSON (`subscription.toJSON()`), with `events` optionally." +
 		" An endpoint registered before, by this account or another that used the same browser, is replaced: it reaches the account that registered it last, with the keys it gave then." +
 		" An endpoint on a loopback, private or link-local address is refused (422) unless the server's owner sets `[notify] allow_private_targets = true`." +
+		" A subscription made in a browser session ends with it: when that browser signs out, is signed out from elsewhere or by a password change, or its session runs out, the device gets no more notifications. One made with a bearer token lasts until it is deleted." +
 		" Subscriptions count among the account's 10 channels and share the 300 deliveries an hour; a subscription its push service says is gone (404 or 410) is removed."
 	huma.Register(s.api, o, s.createPushSubscription)
 
@@ -95,8 +96,11 @@ func (s *Server) listPushSubscriptions(ctx context.Context, in *listWebhooksInpu
 
 func (s *Server) createPushSubscription(ctx context.Context, in *createPushSubscriptionInput) (*struct{ Body Data[PushSubscription] }, error) {
 	b := in.Body
-	c, err := s.opts.Notifier.Subscribe(ctx, current(ctx).User.ID,
-		notify.PushSubscription{Endpoint: b.Endpoint, P256dh: b.Keys.P256dh, Auth: b.Keys.Auth}, b.Events)
+	sub := notify.PushSubscription{Endpoint: b.Endpoint, P256dh: b.Keys.P256dh, Auth: b.Keys.Auth}
+	if current(ctx).Token == nil {
+		sub.Session = s.sessions.Token(ctx) // it ends with this browser session
+	}
+	c, err := s.opts.Notifier.Subscribe(ctx, current(ctx).User.ID, sub, b.Events)
 	if err != nil {
 		return nil, err
 	}

@@ -1,9 +1,12 @@
 package server_test
 
 import (
+	"context"
 	"crypto/ecdh"
 	"crypto/rand"
 	"encoding/base64"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/recur-journal/recur/notify"
@@ -67,4 +70,58 @@ func TestPushSubscriptions(t *testing.T) {
 		{name: "Delete", method: "DELETE", path: "/api/push-subscriptions/" + id, token: h.tokenA, status: 204},
 		{name: "ListEmpty", method: "GET", path: "/api/push-subscriptions", token: h.tokenA, status: 200, contains: []string{`"total":0`}},
 	})
+}
+
+// A push subscription made in a browser session ends with it: signing out
+// on the laptop stops the laptop's notifications, being signed out from
+// elsewhere stops the phone's, and one made with a bearer token stays, so
+// a shared computer tells the next person nothing of the last one's
+// journal.
+func TestPushSubscriptionEndsWithItsSession(t *testing.T) {
+	h := newHarness(t, func(o *server.Options) {
+		o.Notifier = notify.New(notify.Options{Store: o.Store, Logger: o.Logger, DataDir: t.TempDir()})
+	})
+	carol := passwordUser(t, h, "carol@example.com")
+	laptop := signedIn(t, h, carol, firefoxLinux)
+	phone := signedIn(t, h, carol, safariPhone)
+	token := storetest.MustCreateToken(t, h.store, carol.ID, "settings:read", "devices:write")
+	subscribe := func(name string, do func(method, path string, body any) response) {
+		t.Helper()
+		sub := map[string]any{"endpoint": "https://93.184.215.14/push/" + name, "keys": browserKeys(t)}
+		if res := do("POST", "/api/push-subscriptions", sub); res.Status != 201 {
+			t.Fatalf("%s subscribes: %d %s", name, res.Status, res.Body)
+		}
+	}
+	subscribe("laptop", laptop.do)
+	subscribe("phone", phone.do)
+	subscribe("app", func(method, path string, body any) response { return h.do(method, path, token, body) })
+	endpoints := func() string {
+		t.Helper()
+		res := h.do("GET", "/api/push-subscriptions", token, nil)
+		if res.Status != 200 {
+			t.Fatalf("list: %d %s", res.Status, res.Body)
+		}
+		var names []string
+		for _, item := range res.JSON(t)["data"].([]any) {
+			names = append(names, strings.TrimPrefix(item.(map[string]any)["endpoint"].(string), "https://93.184.215.14/push/"))
+		}
+		slices.Sort(names)
+		return strings.Join(names, " ")
+	}
+	if got := endpoints(); got != "app laptop phone" {
+		t.Fatalf("subscribed: %q, want app laptop phone", got)
+	}
+	if res := laptop.do("POST", "/api/logout", nil); res.Status != 200 {
+		t.Fatalf("sign out on the laptop: %d %s", res.Status, res.Body)
+	}
+	if got := endpoints(); got != "app phone" {
+		t.Errorf("after the laptop signed out: %q, want app phone", got)
+	}
+	// What recur user set-password and a password change elsewhere do.
+	if _, err := h.store.DeleteUserSessions(context.Background(), carol.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := endpoints(); got != "app" {
+		t.Errorf("after every session ended: %q, want app, the token's", got)
+	}
 }

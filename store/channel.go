@@ -40,6 +40,12 @@ type Channel struct {
 	Events    []string // event types, such as capture.processed
 	Secret    string   // signs each webhook delivery; a push subscription's auth secret
 	CreatedAt time.Time
+
+	// SessionToken is, on saving a push subscription, the browser session
+	// it was made in: the subscription ends when that session does
+	// (signed out, signed out elsewhere, or run out). Empty for one made
+	// with a bearer token, which lasts until it is deleted. Never read back.
+	SessionToken string
 }
 
 // Validate checks that the channel has a known kind, a URL unless it is
@@ -104,8 +110,17 @@ func (s *Store) createChannel(ctx context.Context, w *Channel, max int, replace 
 			return Invalid("url", "An account may have at most %d notification channels (webhooks, ntfy topics, mail and push subscriptions together); delete one first.", max)
 		}
 		w.ID, w.CreatedAt = newID(), s.Now()
-		_, err := tx.ExecContext(ctx, `INSERT INTO channels (id, user_id, kind, url, token, events, secret, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			w.ID, w.UserID, w.Kind, w.URL, w.Token, strings.Join(w.Events, " "), w.Secret, FormatTime(w.CreatedAt))
+		if _, err := tx.ExecContext(ctx, `INSERT INTO channels (id, user_id, kind, url, token, events, secret, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			w.ID, w.UserID, w.Kind, w.URL, w.Token, strings.Join(w.Events, " "), w.Secret, FormatTime(w.CreatedAt)); err != nil {
+			return err
+		}
+		if w.SessionToken == "" || w.Kind != ChannelWebPush {
+			return nil
+		}
+		// The session is named by its id; one not saved yet (or gone)
+		// leaves the subscription unbound, as a token's is.
+		_, err := tx.ExecContext(ctx, `INSERT INTO push_sessions (channel_id, session_id)
+			SELECT ?, id FROM sessions WHERE token = ? AND id IS NOT NULL`, w.ID, w.SessionToken)
 		return err
 	})
 }
