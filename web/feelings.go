@@ -162,11 +162,12 @@ func (a *App) trends(r *http.Request, v *viewer, from, to time.Time, index map[s
 		date := c.OccurredAt.In(v.Loc).Format(time.DateOnly)
 		for _, p := range c.Patterns {
 			j, ok := byID[p.ID]
-			if !ok || seen[p.ID+date] {
+			week, inSpan := index[date]
+			if !ok || !inSpan || seen[p.ID+date] {
 				continue
 			}
 			seen[p.ID+date] = true
-			out[j].Days[index[date]]++
+			out[j].Days[week]++
 		}
 	}
 	for j := range out {

@@ -26,7 +26,10 @@ import (
 //   - a line break stays a line break, as the writer saw it in the box;
 //   - headings start at level 3, below the page's own.
 var entryMarkdown = goldmark.New(
-	goldmark.WithExtensions(extension.GFM),
+	// GitHub's extensions, a table's alignment as an attribute: the pages'
+	// Content-Security-Policy refuses style attributes.
+	goldmark.WithExtensions(extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignAttribute)),
+		extension.Strikethrough, extension.Linkify, extension.TaskList),
 	goldmark.WithParserOptions(parser.WithASTTransformers(util.Prioritized(entryRules{}, 100))),
 	goldmark.WithRendererOptions(html.WithHardWraps(), renderer.WithNodeRenderers(util.Prioritized(textRenderer{}, 100))),
 )

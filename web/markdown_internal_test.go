@@ -17,11 +17,11 @@ var (
 	attrs        = regexp.MustCompile(`([^\s=/"']+)\s*=`)
 	quoted       = regexp.MustCompile(`"[^"]*"|'[^']*'`)
 	allowedTags  = map[string]bool{}
-	allowedAttrs = map[string]bool{"href": true, "rel": true, "class": true}
+	allowedAttrs = map[string]bool{"href": true, "rel": true, "class": true, "align": true, "type": true, "checked": true, "disabled": true}
 )
 
 func init() {
-	for _, t := range strings.Fields("p br a em strong del h3 h4 h5 h6 ul ol li code pre blockquote hr table thead tbody tr th td mark") {
+	for _, t := range strings.Fields("p br a em strong del h3 h4 h5 h6 ul ol li code pre blockquote hr table thead tbody tr th td mark input") {
 		allowedTags[t] = true
 	}
 }
@@ -57,6 +57,9 @@ func TestMarkdownIsSafe(t *testing.T) {
 		{"FileLink", "[click](file:///etc/passwd)", "click"},
 		{"ImageFromElsewhere", "![a cat](https://tracker.example/pixel.png)", "a cat"},
 		{"ImageJavascript", "![a cat](javascript:alert(1))", "a cat"},
+		// The pages' Content-Security-Policy refuses style attributes.
+		{"AlignedTable", "| a | b |\n|:--|--:|\n| 1 | 2 |", `<td align="right">2</td>`},
+		{"TaskList", "- [x] slept\n- [ ] ran", "slept"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
