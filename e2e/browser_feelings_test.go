@@ -14,7 +14,8 @@ import (
 // A person who wrote over some weeks opens the feelings page from the
 // navigation: each week's feelings are drawn and tabled, the feelings found
 // most listed and the accepted pattern followed, on a phone without
-// sideways scrolling; an entry's Markdown shows as such.
+// sideways scrolling; an entry's Markdown shows as such, a table and a
+// task list too, with nothing the page's security policy refuses.
 func TestBrowserFeelingsPage(t *testing.T) {
 	t.Parallel()
 	s := newBrowserSession(t)
@@ -24,7 +25,7 @@ func TestBrowserFeelingsPage(t *testing.T) {
 		"My boss criticised my report. I felt anxious and skipped lunch.",
 		"Went for a run in the **park** and felt calm and proud.",
 		"The train was late again; stressed and tense all morning.",
-		"# Sunday\n\nCooked dinner with Sam, felt content and grateful.\n- soup\n- bread",
+		"# Sunday\n\nCooked dinner with Sam, felt content and grateful.\n\n| dish | minutes |\n|:--|--:|\n| soup | 20 |\n\n- [x] bread",
 	}
 	today := s.m.Store().Now()
 	const days = 60
