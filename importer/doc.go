@@ -26,8 +26,8 @@
 //   - Markdown: .md, .markdown and .txt files, one file per entry, as one
 //     file, or as a .zip or folder of them (an Obsidian vault, a folder of
 //     daily notes). How a file is dated is told below. A front matter
-//     "title:" becomes the first line of the text, unless the text already
-//     starts with it.
+//     "title:" becomes the first line of the text, as a Markdown heading
+//     ("# Title"), unless the text already starts with it.
 //   - Recur: the JSON document `recur export` writes (its top-level
 //     "format" is "recur-export"), on its own or as the one JSON file of a
 //     zip. It is handed over untouched, to be restored as a whole; the

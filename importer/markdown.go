@@ -50,8 +50,11 @@ func (r *reader) readMarkdownText(file string, data []byte) error {
 	} else {
 		return errorf(file, "no date: name the file like 2024-01-05.md or add a `date:` line to its front matter.")
 	}
+	// The title opens the text as its heading, so that the entry, shown
+	// as Markdown, keeps it as its title rather than as a first line that
+	// Markdown may read as something else ("1. May" a list, say).
 	if title := meta["title"]; title != "" && !startsWithTitle(body, title) {
-		body = title + "\n\n" + body
+		body = "# " + title + "\n\n" + body
 	}
 	return r.add(file, at, body)
 }

@@ -14,7 +14,7 @@ var markdownEntries = []Entry{
 	{utc("2024-03-01T11:00:00Z"), "Slow morning. Read on the couch until eleven.", "2024-03-01.md"},
 	{utc("2024-03-02T11:00:00Z"), "# Saturday\n\nMarket with Mia, then a long nap.\nFelt lighter than all week.", "2024/03/02.md"},
 	{utc("2024-03-03T06:45:00Z"), "Early run along the river. Knee hurt a bit at the end.", "2024-03-03 07.45.md"},
-	{utc("2024-03-04T20:30:00Z"), "Evening with the neighbours\n\nDinner next door. Too much wine, slept badly.", "notes/evening.md"},
+	{utc("2024-03-04T20:30:00Z"), "# Evening with the neighbours\n\nDinner next door. Too much wine, slept badly.", "notes/evening.md"},
 	{utc("2024-03-05T21:15:00Z"), "Could not sleep. Made tea and read.", "notes/journal-20240305_2215.txt"},
 }
 

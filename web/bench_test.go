@@ -27,13 +27,14 @@ func tenYears(b *testing.B, h *harness) {
 	h.detect(h.alice)
 }
 
-// BenchmarkPages renders / and /patterns of a ten-year journal (the target
-// is under 100 ms each) and reports each page's size with its assets.
+// BenchmarkPages renders /, /patterns, a year and a year of feelings of a
+// ten-year journal (the target is under 100 ms each) and reports each
+// page's size with its assets.
 func BenchmarkPages(b *testing.B) {
 	h := newHarness(b, nil)
 	tenYears(b, h)
 	browser := h.signIn(h.alice)
-	for _, path := range []string{"/", "/patterns", "/calendar?year=" + h.store.Now().Format("2006")} {
+	for _, path := range []string{"/", "/patterns", "/calendar?year=" + h.store.Now().Format("2006"), "/feelings?months=12"} {
 		b.Run(path, func(b *testing.B) {
 			a := browser.get(path)
 			if a.status != http.StatusOK {

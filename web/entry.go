@@ -1,18 +1,12 @@
 package web
 
 import (
+	"html/template"
 	"net/http"
 	"time"
 
 	"github.com/recur-journal/recur/store"
 )
-
-// piece is a run of an entry's text: a situation (a segment) or the text
-// between two.
-type piece struct {
-	Text      string
-	Situation bool
-}
 
 // chip is a tag as the entry page shows it.
 type chip struct {
@@ -67,7 +61,7 @@ type entryData struct {
 	Translated bool // the text was translated: the original is shown beside it
 	Earlier    bool // the tags were found before the text was changed
 	Heading    string
-	Pieces     []piece
+	Text       template.HTML // the text shown first, as Markdown, its situations marked
 	Groups     []chipGroup
 	Situations []situation
 	Patterns   []store.PatternRef
@@ -89,22 +83,17 @@ var tagTypes = []struct {
 	{store.TagActivity, "Doing"},
 }
 
-// marked cuts the analysed text into situations and the text between them.
-func marked(text string, segs []store.Segment) []piece {
-	var out []piece
+// situationRanges are the byte ranges of an entry's situations in text,
+// leaving out any that is not a slice of it.
+func situationRanges(text string, segs []store.Segment) [][2]int {
+	var out [][2]int
 	at := 0
 	for _, sg := range segs {
 		if sg.Start < at || sg.End > len(text) || sg.Start >= sg.End {
 			continue // not a slice of this text: show it unmarked
 		}
-		if sg.Start > at {
-			out = append(out, piece{Text: text[at:sg.Start]})
-		}
-		out = append(out, piece{Text: text[sg.Start:sg.End], Situation: true})
+		out = append(out, [2]int{sg.Start, sg.End})
 		at = sg.End
-	}
-	if at < len(text) {
-		out = append(out, piece{Text: text[at:]})
 	}
 	return out
 }
@@ -169,13 +158,13 @@ func (a *App) entry(w http.ResponseWriter, r *http.Request, status int, form *fo
 	switch {
 	case c.Status == store.StatusProcessed:
 		d.Translated = c.Translated != c.Original
-		d.Pieces = marked(c.Translated, c.Segments)
+		d.Text = markdownMarked(c.Translated, situationRanges(c.Translated, c.Segments))
 		d.Groups = chips(c.Segments, feelings)
 		d.Situations = situations(c.Segments, feelings)
 	default:
 		// A changed entry keeps its last analysis until it is read again:
 		// its tags are shown as such, its old text is not.
-		d.Pieces = []piece{{Text: c.Original}}
+		d.Text = markdown(c.Original)
 		d.Groups = chips(c.Segments, feelings)
 		d.Earlier = len(d.Groups) > 0
 	}

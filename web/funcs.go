@@ -17,6 +17,7 @@ type reviewForm struct {
 
 var funcs = template.FuncMap{
 	"formNote": formNote,
+	"markdown": markdown,
 	"review": func(id string, status store.PatternStatus, action, back string) reviewForm {
 		return reviewForm{ID: id, Status: status, Action: action, Back: back, AcceptLabel: "Accept",
 			RejectSentence: "Reject this pattern? Recur then leaves this topic alone from now on: it is no longer shown, and what you write about it later is not counted again."}

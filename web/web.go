@@ -149,6 +149,7 @@ func (a *App) routes() {
 	a.mux.HandleFunc("POST /patterns/{id}", a.signedIn(a.reviewPattern))
 	a.mux.HandleFunc("POST /patterns/{id}/correlations/{cid}", a.signedIn(a.reviewCorrelation))
 	a.mux.HandleFunc("GET /calendar", a.signedIn(a.calendar))
+	a.mux.HandleFunc("GET /feelings", a.signedIn(a.feelingsPage))
 	a.mux.HandleFunc("GET /settings", a.signedIn(a.settings))
 	a.mux.HandleFunc("POST /settings", a.signedIn(a.saveSettings))
 	a.mux.HandleFunc("POST /settings/verification", a.signedIn(a.resendVerification))

@@ -4,6 +4,7 @@
 
 import "./outbox.js";
 import { askAtSignOut, viewer } from "./viewer.js";
+import { keepDrafts } from "./draft.js";
 
 // The path Recur is served under ("" at the root), which every URL here starts with.
 const base = document.documentElement.dataset.base || "";
@@ -425,6 +426,9 @@ if (write) {
 }
 
 known.then(askAtSignOut);
+// Drafts are kept from the first key pressed: a page the server drew for
+// someone names them.
+keepDrafts(document.body.dataset.user || "");
 
 if (write && outbox) {
   window.addEventListener("online", sendWaiting);

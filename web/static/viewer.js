@@ -3,6 +3,7 @@
 // only to the person signed in who wrote them.
 
 import "./outbox.js";
+import { forgetDrafts } from "./draft.js";
 
 const outbox = self.recurOutbox;
 const base = document.documentElement.dataset.base || ""; // the path Recur is served under
@@ -41,14 +42,20 @@ export async function viewer() {
 
 // askAtSignOut makes the sign-out button ask, when entries of user wait on
 // this device, whether to keep them to send at the next sign-in or delete
-// them; either way the device then forgets who was signed in.
+// them; either way the device then forgets who was signed in, and the
+// user's unsaved drafts.
 export function askAtSignOut(user) {
   const form = document.querySelector("header form.signout");
-  if (!form || !outbox || !user) return;
+  if (!form || !user) return;
+  if (!outbox) {
+    form.addEventListener("submit", () => forgetDrafts(user));
+    return;
+  }
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const waiting = await outbox.all(user).catch(() => []);
     if (!waiting.length) {
+      forgetDrafts(user);
       await outbox.forget().catch(() => {});
       form.submit();
       return;
@@ -59,6 +66,7 @@ export function askAtSignOut(user) {
       const answer = dialog.returnValue;
       dialog.remove();
       if (answer !== "keep" && answer !== "delete") return; // stays signed in
+      forgetDrafts(user);
       if (answer === "delete") await outbox.removeAll(user).catch(() => {});
       await outbox.forget().catch(() => {});
       form.submit();
