@@ -65,7 +65,9 @@ var (
 // flowsSVG draws a pattern's loop: what set it off, how it felt and what
 // was done, in three columns, with each line as thick as the number of
 // situations that link its two ends; once wide and once narrow, for the
-// style sheet to show the one that fits.
+// style sheet to show the one that fits. Triggers and behaviours are
+// grouped under their categories, so that one-off wordings of the same
+// thing make one node, whose title lists them.
 func flowsSVG(flows []store.Flow) template.HTML {
 	return flowsIn(flows, wideFlows) + flowsIn(flows, narrowFlows)
 }
@@ -102,19 +104,27 @@ func flowsIn(flows []store.Flow, lay flowLayout) template.HTML {
 	type link struct{ from, to string }
 	cols := [3][]string{}
 	index := [3]map[string]int{{}, {}, {}}
-	add := func(c int, name string) {
-		if _, ok := index[c][name]; !ok {
-			index[c][name] = len(cols[c])
-			cols[c] = append(cols[c], name)
+	items := [3]map[string][]string{{}, {}, {}} // the names each node groups
+	add := func(c int, group, name string) string {
+		if group == "" {
+			group = name
 		}
+		if _, ok := index[c][group]; !ok {
+			index[c][group] = len(cols[c])
+			cols[c] = append(cols[c], group)
+		}
+		if !slices.Contains(items[c][group], name) {
+			items[c][group] = append(items[c][group], name)
+		}
+		return group
 	}
 	links := [2]map[link]int{{}, {}}
 	for _, f := range flows {
-		add(0, f.Trigger)
-		add(1, f.Feeling)
-		add(2, f.Behaviour)
-		links[0][link{f.Trigger, f.Feeling}]++
-		links[1][link{f.Feeling, f.Behaviour}]++
+		trigger := add(0, f.TriggerCategory, f.Trigger)
+		feeling := add(1, "", f.Feeling)
+		behaviour := add(2, f.BehaviourCategory, f.Behaviour)
+		links[0][link{trigger, feeling}]++
+		links[1][link{feeling, behaviour}]++
 	}
 	colW, nodeW, nodeH, gap, top := lay.colW, lay.nodeW, lay.nodeH, lay.gap, lay.top
 	rows := max(len(cols[0]), len(cols[1]), len(cols[2]))
@@ -154,7 +164,11 @@ func flowsIn(flows []store.Flow, lay flowLayout) template.HTML {
 			for i, l := range lines {
 				fmt.Fprintf(&b, `<tspan x="%d" dy="%d">%s</tspan>`, c*colW+8, min(i, 1)*16, esc(l))
 			}
-			fmt.Fprintf(&b, `<title>%s</title></text></g>`, esc(name))
+			title := name
+			if group := items[c][name]; len(group) > 1 || group[0] != name {
+				title += ": " + strings.Join(group, "; ")
+			}
+			fmt.Fprintf(&b, `<title>%s</title></text></g>`, esc(title))
 		}
 	}
 	b.WriteString(`</svg>`)
