@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -408,15 +407,6 @@ func (s *Store) ReviewCorrelation(ctx context.Context, userID, id string, status
 		return nil
 	})
 	return out, err
-}
-
-// SetPatternDescription stores a pattern's description and its language.
-func (s *Store) SetPatternDescription(ctx context.Context, id, description, locale string) error {
-	return s.update(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE patterns SET description = ?, description_locale = ?, updated_at = ? WHERE id = ?`,
-			strings.TrimSpace(description), locale, FormatTime(s.Now()), id)
-		return err
-	})
 }
 
 // PatternsToDescribe returns the user's patterns, rejected ones excepted,
