@@ -347,4 +347,4 @@ func jaccard(a, b []string) float64 {
 }
 
 // feelingTypes are the tag types of feelings.
-var feelingTypes = []store.TagType{store.TagPositiveFeeling, store.TagNegativeFeeling}
+var feelingTypes = []store.TagType{store.TagPositiveFeeling, store.TagNegativeFeeling, store.TagMixedFeeling}

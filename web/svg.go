@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/recur-journal/recur/internal/english"
+	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -176,10 +177,10 @@ func flowsIn(flows []store.Flow, lay flowLayout) template.HTML {
 }
 
 // yearSVG draws one square a day of the year, a week per column, coloured by
-// how pleasant that day's feelings were: mood maps a date to the mean
-// valence of its feelings, in [-1, 1]; written marks days with entries.
+// how pleasant that day's feelings were: mood maps a date with feelings to
+// its day of the timeline; written marks days with entries.
 // today, a local date, is outlined so that a narrow screen can scroll to it.
-func yearSVG(year int, mood map[string]float64, written map[string]bool, today string) template.HTML {
+func yearSVG(year int, mood map[string]journal.Day, written map[string]bool, today string) template.HTML {
 	const cell, gap, left, top = 11, 2, 0, 14 // top: room for the months' names
 	first := time.Date(year, 1, 1, 12, 0, 0, 0, time.UTC)
 	lead := int(first.Weekday()+6) % 7 // Monday first
@@ -207,7 +208,7 @@ func yearSVG(year int, mood map[string]float64, written map[string]bool, today s
 // three months a row, from the first month with entries (or today's, or
 // January) to December, so that it opens on the months with data and fits
 // a phone without sideways scrolling.
-func yearMonthsSVG(year int, mood map[string]float64, written map[string]bool, today string) template.HTML {
+func yearMonthsSVG(year int, mood map[string]journal.Day, written map[string]bool, today string) template.HTML {
 	const cell, gap, monthW, head, perRow = 12, 2, 7*(12+2) + 10, 16, 3
 	from := time.December
 	for key := range written {
@@ -247,10 +248,10 @@ func yearMonthsSVG(year int, mood map[string]float64, written map[string]bool, t
 // dayMood names the colour band of the local date key and says it in
 // words: by its feelings' mean valence, plain for entries without
 // feelings, none for no entry; today is marked besides.
-func dayMood(key string, mood map[string]float64, written map[string]bool, today string) (class, words string) {
+func dayMood(key string, mood map[string]journal.Day, written map[string]bool, today string) (class, words string) {
 	class, words = "none", "no entry"
-	if v, ok := mood[key]; ok {
-		class, words = moodClass(v)
+	if d, ok := mood[key]; ok {
+		class, words = moodOf(d)
 	} else if written[key] {
 		class, words = "plain", "entries, no feelings found"
 	}
@@ -258,6 +259,15 @@ func dayMood(key string, mood map[string]float64, written map[string]bool, today
 		class, words = class+" today", words+", today"
 	}
 	return class, words
+}
+
+// moodOf names the colour band of a day with feelings: mixed when most of
+// them are mixed ones, else by the balance of the others.
+func moodOf(d journal.Day) (class, words string) {
+	if d.Mixed*2 > d.Feelings {
+		return "mixed", "mostly mixed feelings"
+	}
+	return moodClass(d.Pleasantness)
 }
 
 // moodClass names the colour band of a mean valence.

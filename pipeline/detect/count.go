@@ -162,7 +162,7 @@ func (x *index) addTag(t *Tag) int32 {
 		r.kind = kindTrigger
 	case store.TagGoodBehaviour, store.TagBadBehaviour:
 		r.kind = kindBehaviour
-	case store.TagPositiveFeeling, store.TagNegativeFeeling:
+	case store.TagPositiveFeeling, store.TagNegativeFeeling, store.TagMixedFeeling:
 		r.kind = kindFeeling
 	case store.TagPerson, store.TagLocation, store.TagActivity:
 		r.correlated = int32(len(x.correlated))
