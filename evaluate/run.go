@@ -92,6 +92,9 @@ func runJournal(ctx context.Context, opts Options, model pipeline.Model, j *Jour
 	if err := s.PutSetting(ctx, u.ID, &store.Setting{Key: store.SettingTimezone, Value: j.Timezone}); err != nil {
 		return nil, err
 	}
+	if err := s.PutSetting(ctx, u.ID, &store.Setting{Key: store.SettingAppLocale, Value: j.locale()}); err != nil {
+		return nil, err
+	}
 	// In the order written, as a user would have: the queue takes them so.
 	order := make([]int, len(j.Entries))
 	for i := range order {
@@ -213,7 +216,8 @@ func collect(ctx context.Context, s *store.Store, userID string, j *Journal, ids
 		if err != nil {
 			return nil, err
 		}
-		fp := FoundPattern{ID: pat.ID, Loop: loops[pat.ID].LeadID, Name: pat.Name, Kind: pat.Kind, Urgent: pat.Urgent}
+		fp := FoundPattern{ID: pat.ID, Loop: loops[pat.ID].LeadID, Name: pat.Name, Kind: pat.Kind, Urgent: pat.Urgent,
+			Description: pat.Description}
 		for _, c := range d.Captures {
 			if day := j.Day(c.OccurredAt); !slices.Contains(fp.Days, day) {
 				fp.Days = append(fp.Days, day)
