@@ -21,15 +21,7 @@ func TestDescriptionKeepsUp(t *testing.T) {
 	if err := e.store.PutSetting(ctx, e.user.ID, &store.Setting{Key: store.SettingAppLocale, Value: "pt-PT"}); err != nil {
 		t.Fatal(err)
 	}
-	process := func(text string, at time.Time) {
-		t.Helper()
-		if err := e.store.CreateCapture(ctx, &store.Capture{UserID: e.user.ID, Original: text, OccurredAt: at}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := e.pipe.ProcessNext(ctx); err != nil {
-			t.Fatal(err)
-		}
-	}
+	process := e.writeAt
 	const boss = "My boss criticised my report. I felt anxious."
 	calls := func(want int, why string) {
 		t.Helper()
@@ -91,5 +83,56 @@ func TestDescriptionKeepsUp(t *testing.T) {
 	}
 	if _, last := describeCalls(e); !strings.Contains(last, "Language: European Portuguese (pt-PT)") {
 		t.Errorf("the refresh was not asked in the user's language:\n%s", last)
+	}
+}
+
+// TestDescriptionFromBeforeTheCountKeepsUpFromNow: a description written
+// before Recur counted its days is not written again on that account; it
+// takes today's count, and grows from there.
+func TestDescriptionFromBeforeTheCountKeepsUpFromNow(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 5, 20, 0, 0, 0, time.UTC)
+	e := detectingEnvAt(t, func() time.Time { return now })
+	ctx := context.Background()
+	process := e.writeAt
+	for d := 4; d >= 1; d-- {
+		process("My boss criticised my report. I felt anxious.", now.AddDate(0, 0, -d))
+	}
+	list, _, err := e.store.ListPatterns(ctx, e.user.ID, store.Page{Page: 1, Limit: 10})
+	if err != nil || len(list) != 1 {
+		t.Fatalf("patterns = %+v, %v; want one", list, err)
+	}
+	id := list[0].ID
+	if err := e.store.SetPatternDescription(ctx, id, "You feel anxious when criticised.", "en", 0); err != nil {
+		t.Fatal(err)
+	}
+	now = now.AddDate(0, 0, 2)
+	before, _ := describeCalls(e)
+	process("A quiet evening.", now.Add(-time.Hour))
+	if n, _ := describeCalls(e); n != before {
+		t.Fatalf("describe calls %d -> %d, want none for a description without a count", before, n)
+	}
+	bases, err := e.store.DescriptionBases(ctx, e.user.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := bases[id]; b.Days != 4 {
+		t.Fatalf("basis = %d days, want today's 4", b.Days)
+	}
+	if p, _ := e.store.FindPattern(ctx, e.user.ID, id); p.Description != "You feel anxious when criticised." {
+		t.Errorf("description = %q, want the one written before", p.Description)
+	}
+}
+
+// writeAt writes an entry at the time given and analyses it at once, in
+// the test's goroutine.
+func (e *env) writeAt(text string, at time.Time) {
+	e.t.Helper()
+	ctx := context.Background()
+	if err := e.store.CreateCapture(ctx, &store.Capture{UserID: e.user.ID, Original: text, OccurredAt: at}); err != nil {
+		e.t.Fatal(err)
+	}
+	if _, err := e.pipe.ProcessNext(ctx); err != nil {
+		e.t.Fatal(err)
 	}
 }
