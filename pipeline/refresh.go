@@ -14,13 +14,13 @@ import (
 // come back after closing. Not more than once a day, since each is a
 // model call.
 const (
-	// RefreshGrowth: a description is written again once its loop has been
-	// seen on half again as many days as when it was written (3/2).
+	// A description is written again once its loop has been seen on half
+	// again as many days as when it was written: num/den times as many.
 	refreshGrowthNum, refreshGrowthDen = 3, 2
 	// RefreshEvery is the least time between two writings of one
 	// description.
 	RefreshEvery = 24 * time.Hour
-	// ClosedAfterDays is the quiet, in days, after which a pattern has
+	// closedAfterDays is the quiet, in days, after which a pattern has
 	// closed (detect.QuietAfter): a day seen after such a gap is a return.
 	closedAfterDays = 7
 )
