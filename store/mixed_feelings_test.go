@@ -14,7 +14,7 @@ import (
 func TestMixedFeelingsMigration(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, db := openBefore(t, filepath.Join(t.TempDir(), "recur.db"), 27)
+	s, db := openBefore(t, filepath.Join(t.TempDir(), "recur.db"), 29)
 	exec := func(qs ...string) {
 		t.Helper()
 		for _, q := range qs {
@@ -67,7 +67,7 @@ func TestMixedFeelingsMigration(t *testing.T) {
 		`INSERT INTO segment_tags (segment_id, tag_id, position) VALUES ('s2', 't-ambivalent', 2)`,
 		`UPDATE segments SET tag_ids = 't-photos,t-bittersweet,t-ambivalent' WHERE id = 's2'`)
 
-	if v, err := s.MigrateDown(ctx); err != nil || v != 28 {
+	if v, err := s.MigrateDown(ctx); err != nil || v != 29 {
 		t.Fatalf("down: %d %v", v, err)
 	}
 	check("feelings after down", query(`SELECT id || ' ' || valence FROM feelings WHERE id IN ('ambivalent', 'bittersweet', 'nostalgic') ORDER BY id`),
