@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/recur-journal/recur/store"
+	"github.com/recur-journal/recur/store/storetest"
 )
 
 // TestMixedFeelingsShowApart: bittersweet and nostalgic are mixed feelings,
@@ -26,15 +27,17 @@ func TestMixedFeelingsShowApart(t *testing.T) {
 		store.NewTag{Type: store.TagMixedFeeling, Name: "bittersweet", FeelingID: "bittersweet"},
 		store.NewTag{Type: store.TagMixedFeeling, Name: "nostalgic", FeelingID: "nostalgic"})
 
-	cal := alice.get("/calendar?month=2026-11")
+	loc := storetest.Location(t)
+	cal := alice.get("/calendar?month=" + wistful.In(loc).Format("2006-01"))
 	for _, c := range []struct {
 		day         time.Time
 		mood, words string
 	}{{good, "m2", "mostly pleasant feelings"}, {wistful, "mixed", "mostly mixed feelings"}} {
-		re := regexp.MustCompile(`(?s)data-date="` + c.day.Format(time.DateOnly) + `"[^>]*>\s*<span class="n">\d+</span><span class="balance mood ` +
+		day := c.day.In(loc).Format(time.DateOnly)
+		re := regexp.MustCompile(`(?s)data-date="` + day + `"[^>]*>\s*<span class="n">\d+</span><span class="balance mood ` +
 			c.mood + `" title="` + c.words + `" data-mood="` + c.mood + `">`)
 		if !re.MatchString(cal.body) {
-			t.Errorf("the day %s is not marked %s (%s)", c.day.Format(time.DateOnly), c.mood, c.words)
+			t.Errorf("the day %s is not marked %s (%s)", day, c.mood, c.words)
 		}
 	}
 	has(t, "calendar legend", cal, 200, `<span class="key mood mixed"></span> mostly mixed feelings`)
