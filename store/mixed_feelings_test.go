@@ -3,7 +3,12 @@ package store_test
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/recur-journal/recur/store"
+	"github.com/recur-journal/recur/store/storetest"
 )
 
 // The migration that gives feelings a mixed valence makes the feelings and
@@ -76,4 +81,45 @@ func TestMixedFeelingsMigration(t *testing.T) {
 		"t-bittersweet negative_feeling", "t-grateful positive_feeling", "t-nostalgic positive_feeling", "t-photos trigger")
 	check("segment tag ids after down", query(`SELECT tag_ids FROM segments ORDER BY id`), "t-photos,t-nostalgic,t-grateful", "t-photos,t-bittersweet")
 	check("valences after down", query(`SELECT pleasant || ' ' || unpleasant FROM category_valences`), "2 1")
+}
+
+// TestRestoreFilesMixedFeelingsAsMixed: an export made before feelings had
+// a mixed class, with nostalgic as a pleasant feeling's tag, is restored
+// with that tag a mixed one.
+func TestRestoreFilesMixedFeelingsAsMixed(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	a := storetest.MustOpen(t)
+	u := storetest.MustCreateUser(t, a, "old@example.com")
+	c := &store.Capture{UserID: u.ID, Original: "Old photos with Mum.", OccurredAt: time.Date(2024, 1, 1, 8, 0, 0, 0, time.UTC)}
+	if err := a.CreateCapture(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.ClaimCapture(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.CommitAnalysis(ctx, &store.Analysis{CaptureID: c.ID, UserID: u.ID, Translated: c.Original, Language: "en",
+		Segments: []store.AnalysedSegment{{Start: 0, End: len(c.Original), Tags: []store.NewTag{
+			{Type: store.TagTrigger, Name: "old photos", NewCategory: "old photos"},
+			{Type: store.TagMixedFeeling, Name: "nostalgic", FeelingID: "nostalgic"}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	old := strings.Replace(string(exportBytes(t, a, u.ID)), `"type":"mixed_feeling"`, `"type":"positive_feeling"`, 1)
+	if !strings.Contains(old, `"type":"positive_feeling"`) {
+		t.Fatal("the export has no mixed feeling's tag to file as pleasant")
+	}
+	s := storetest.MustOpen(t)
+	x := storetest.MustCreateUser(t, s, "x@example.com")
+	if _, err := s.Restore(ctx, x.ID, "restore", store.OpenBytes([]byte(old))); err != nil {
+		t.Fatal(err)
+	}
+	tags, err := s.Tags(ctx, x.ID, store.TagTypes...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tg := range tags {
+		if tg.Name == "nostalgic" && tg.Type != store.TagMixedFeeling {
+			t.Errorf("restored nostalgic is a %s, want mixed_feeling", tg.Type)
+		}
+	}
 }
