@@ -33,7 +33,8 @@ var evalFloor = struct {
 // Ollama, for every shipped journal, with the journal's lexicon as the
 // model. It fails when a planted thread is lost, when a thread found on a
 // translated entry loses that entry, when precision falls under the floor,
-// or when more threads than today show on several cards.
+// when more threads than today show on several cards, or when a pattern's
+// description is not in the journal's locale.
 func TestEvalShippedJournals(t *testing.T) {
 	journals, err := evaluate.Shipped()
 	if err != nil {
@@ -116,6 +117,11 @@ func TestEvalShippedJournals(t *testing.T) {
 				}
 				if len(r.CrossedCategories) != 0 {
 					t.Errorf("categories holding pleasant and unpleasant situations: %q", r.CrossedCategories)
+				}
+				d := r.Descriptions
+				t.Logf("%s: descriptions %d of %d in %s", j.Name, d.InLanguage, d.Written, d.Language)
+				if len(d.Wrong) != 0 || d.Written == 0 {
+					t.Errorf("descriptions in another language than %s, or none: %d of %d right, %q", d.Language, d.InLanguage, d.Written, d.Wrong)
 				}
 				if r.Cost.Calls == 0 || r.Cost.PromptTokens == 0 {
 					t.Errorf("cost not read from the model calls: %+v", r.Cost)

@@ -206,7 +206,23 @@ func TestShippedJournals(t *testing.T) {
 		t.Fatalf("%d shipped journals, want at least two", len(list))
 	}
 	languages := map[string]bool{}
+	otherLocale, reopened, clockChange := false, false, false
 	for _, j := range list {
+		otherLocale = otherLocale || j.locale() != "en"
+		for _, th := range j.Threads {
+			// A thread quiet for over a week in its span closes and comes back.
+			days := slices.Sorted(slices.Values(th.Days))
+			for i := 1; i < len(days); i++ {
+				a, _ := time.Parse(time.DateOnly, days[i-1])
+				b, _ := time.Parse(time.DateOnly, days[i])
+				if b.Sub(a) > 8*24*time.Hour {
+					reopened = true
+					_, before := a.In(j.loc).Zone()
+					_, after := b.Add(23 * time.Hour).In(j.loc).Zone()
+					clockChange = clockChange || before != after
+				}
+			}
+		}
 		first, last := j.Entries[0].OccurredAt, j.Entries[0].OccurredAt
 		afterMidnight, threadAfterMidnight := 0, 0
 		for _, e := range j.Entries {
@@ -240,6 +256,10 @@ func TestShippedJournals(t *testing.T) {
 	}
 	if len(languages) < 3 {
 		t.Errorf("languages %v, want three", languages)
+	}
+	if !otherLocale || !reopened || !clockChange {
+		t.Errorf("a journal read in another language than English %t, a thread that closes and comes back %t, "+
+			"with the clocks changed while it was away %t: want all", otherLocale, reopened, clockChange)
 	}
 }
 

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/text/language"
+
 	"github.com/recur-journal/recur/evaluate/journals"
 	"github.com/recur-journal/recur/store"
 )
@@ -24,6 +26,9 @@ type Journal struct {
 	Description string `json:"description,omitempty"`
 	// Timezone is the writer's IANA zone: days are their local days.
 	Timezone string `json:"timezone"`
+	// Locale is the writer's app_locale, the language descriptions are
+	// written in; empty is English.
+	Locale string `json:"locale,omitempty"`
 	// Now, when set, is the moment the journal is read at; by default 09:00
 	// local on the day after the last entry.
 	Now     *time.Time `json:"now,omitempty"`
@@ -94,6 +99,9 @@ func (j *Journal) Validate() error {
 		return fmt.Errorf("%s: timezone %q is not an IANA zone name", j.Name, j.Timezone)
 	}
 	j.loc = loc
+	if _, err := language.Parse(j.locale()); err != nil {
+		return fmt.Errorf("%s: locale %q is not a language tag", j.Name, j.Locale)
+	}
 	if len(j.Entries) == 0 {
 		return fmt.Errorf("%s: no entries", j.Name)
 	}
@@ -126,6 +134,14 @@ func (j *Journal) Validate() error {
 		}
 	}
 	return nil
+}
+
+// locale is Locale, or en when empty.
+func (j *Journal) locale() string {
+	if j.Locale == "" {
+		return "en"
+	}
+	return j.Locale
 }
 
 // Day is the writer's local day of t, as YYYY-MM-DD: an entry written at

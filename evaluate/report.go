@@ -50,7 +50,9 @@ type JournalReport struct {
 	CorrelationsRight int            `json:"correlations_right"`
 	Boundaries        BoundaryReport `json:"boundaries"`
 	Feelings          FeelingReport  `json:"feelings"`
-	Cost              Cost           `json:"cost"`
+	// Descriptions checks the language the patterns' descriptions are in.
+	Descriptions DescriptionReport `json:"descriptions"`
+	Cost         Cost              `json:"cost"`
 }
 
 // ThreadReport is how one planted thread fared.
@@ -175,6 +177,8 @@ func (r *Report) Print(w io.Writer) error {
 		fmt.Fprintf(w, "Situations:      %d labelled, %d found, %d right (precision %s, recall %s; %d entries not compared)\n",
 			b.Labelled, b.Found, b.Right, percent(b.Precision), percent(b.Recall), b.NotCompared)
 		fmt.Fprintf(w, "Feelings:        %s agreement over %d situations\n", percent(j.Feelings.Agreement), j.Feelings.Situations)
+		d := j.Descriptions
+		fmt.Fprintf(w, "Descriptions:    %d of %d in %s %s\n", d.InLanguage, d.Written, d.Language, strings.Join(d.Wrong, "; "))
 		c := j.Cost
 		fmt.Fprintf(w, "Cost per entry:  %.1f calls, %.0f prompt and %.0f output tokens, %.2f s (plus %d describe calls)\n",
 			c.CallsPerEntry, c.PromptTokensPerEntry, c.OutputTokensPerEntry, c.SecondsPerEntry, c.DescribeCalls)

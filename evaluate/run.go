@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/recur-journal/recur/migrations"
@@ -75,8 +76,14 @@ func runJournal(ctx context.Context, opts Options, model pipeline.Model, j *Jour
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
+	// The clock is the moment each entry is written while it is analysed,
+	// as the writer met it (so descriptions are written and kept up as
+	// they would have been), and the journal's end for the last reading.
 	end := j.End()
-	clock := func() time.Time { return end }
+	var at atomic.Int64
+	clock := func() time.Time { return time.Unix(0, at.Load()).UTC() }
+	setClock := func(t time.Time) { at.Store(t.UnixNano()) }
+	setClock(end)
 	s, err := store.Open(store.Options{Path: filepath.Join(dir, "recur.db"), Migrations: migrations.FS, Now: clock})
 	if err != nil {
 		return nil, err
@@ -92,6 +99,9 @@ func runJournal(ctx context.Context, opts Options, model pipeline.Model, j *Jour
 	if err := s.PutSetting(ctx, u.ID, &store.Setting{Key: store.SettingTimezone, Value: j.Timezone}); err != nil {
 		return nil, err
 	}
+	if err := s.PutSetting(ctx, u.ID, &store.Setting{Key: store.SettingAppLocale, Value: j.locale()}); err != nil {
+		return nil, err
+	}
 	// In the order written, as a user would have: the queue takes them so.
 	order := make([]int, len(j.Entries))
 	for i := range order {
@@ -99,7 +109,12 @@ func runJournal(ctx context.Context, opts Options, model pipeline.Model, j *Jour
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return j.Entries[a].OccurredAt.Compare(j.Entries[b].OccurredAt) })
 	ids := make([]string, len(j.Entries))
+	written := make([]time.Time, len(order)) // in the order the queue takes them
+	for k, i := range order {
+		written[k] = j.Entries[i].OccurredAt
+	}
 	for _, i := range order {
+		setClock(j.Entries[i].OccurredAt) // queued then, ready from then
 		c := &store.Capture{UserID: u.ID, Original: j.Entries[i].Text, OccurredAt: j.Entries[i].OccurredAt}
 		if err := s.CreateCapture(ctx, c); err != nil {
 			return nil, fmt.Errorf("entry of %s: %w", j.Entries[i].OccurredAt.Format(time.RFC3339), err)
@@ -112,7 +127,11 @@ func runJournal(ctx context.Context, opts Options, model pipeline.Model, j *Jour
 	p := pipeline.New(pipeline.Options{Store: s, Model: m, ModelName: opts.Model, Logger: opts.Logger.With("journal", j.Name),
 		Workers: 1, Detector: detect.NewDetector(s, clock), DetectEvery: 1})
 	start := time.Now()
-	if err := analyse(ctx, opts, s, p, j.Name, len(ids), start); err != nil {
+	if err := analyse(ctx, opts, s, p, j.Name, written, setClock, start); err != nil {
+		return nil, err
+	}
+	setClock(end)
+	if err := p.Refresh(ctx, u.ID); err != nil {
 		return nil, err
 	}
 	seconds := time.Since(start).Seconds()
@@ -134,8 +153,11 @@ func runJournal(ctx context.Context, opts Options, model pipeline.Model, j *Jour
 	return &jr, nil
 }
 
-// analyse runs the queue dry in this goroutine, telling opts.Progress.
-func analyse(ctx context.Context, opts Options, s *store.Store, p *pipeline.Pipeline, name string, total int, start time.Time) error {
+// analyse runs the queue dry in this goroutine, telling opts.Progress, with
+// the clock set to the moment the entry next in the queue was written.
+func analyse(ctx context.Context, opts Options, s *store.Store, p *pipeline.Pipeline, name string, written []time.Time,
+	setClock func(time.Time), start time.Time) error {
+	total := len(written)
 	for {
 		q, err := s.QueueCounts(ctx)
 		if err != nil {
@@ -148,6 +170,7 @@ func analyse(ctx context.Context, opts Options, s *store.Store, p *pipeline.Pipe
 		if q.Queued+q.Processing == 0 {
 			return nil
 		}
+		setClock(written[min(total-q.Queued-q.Processing, total-1)])
 		ran, err := p.ProcessNext(ctx)
 		if err != nil {
 			return err
@@ -213,7 +236,8 @@ func collect(ctx context.Context, s *store.Store, userID string, j *Journal, ids
 		if err != nil {
 			return nil, err
 		}
-		fp := FoundPattern{ID: pat.ID, Loop: loops[pat.ID].LeadID, Name: pat.Name, Kind: pat.Kind, Urgent: pat.Urgent}
+		fp := FoundPattern{ID: pat.ID, Loop: loops[pat.ID].LeadID, Name: pat.Name, Kind: pat.Kind, Urgent: pat.Urgent,
+			Description: pat.Description}
 		for _, c := range d.Captures {
 			if day := j.Day(c.OccurredAt); !slices.Contains(fp.Days, day) {
 				fp.Days = append(fp.Days, day)

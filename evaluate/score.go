@@ -28,6 +28,7 @@ type FoundPattern struct {
 	Urgent       bool
 	Days         []string // local YYYY-MM-DD days of the captures it rests on
 	Correlations []Tag
+	Description  string
 }
 
 // Tag is a person, location or activity by type and name.
@@ -104,6 +105,7 @@ func Score(j *Journal, f Found) JournalReport {
 		}
 	}
 	r.Patterns = len(f.Patterns)
+	r.Descriptions = scoreDescriptions(j, f.Patterns)
 	matched := make([]bool, len(f.Patterns))
 	deck := cards(f.Patterns)
 	for _, t := range j.Threads {
@@ -347,4 +349,4 @@ func jaccard(a, b []string) float64 {
 }
 
 // feelingTypes are the tag types of feelings.
-var feelingTypes = []store.TagType{store.TagPositiveFeeling, store.TagNegativeFeeling}
+var feelingTypes = []store.TagType{store.TagPositiveFeeling, store.TagNegativeFeeling, store.TagMixedFeeling}

@@ -20,11 +20,12 @@ type Day struct {
 	Date     string // YYYY-MM-DD
 	Captures []store.CaptureRef
 	Patterns []store.PatternRef
-	// Feelings counts the feelings found in the day's captures, and
-	// Pleasantness is the mean of their valences, from -1 (all unpleasant)
-	// to 1 (all pleasant); it is 0 when Feelings is.
-	Feelings     int
-	Pleasantness float64
+	// Feelings counts the feelings found in the day's captures and Mixed
+	// those of them that are mixed (bittersweet, nostalgic); Pleasantness
+	// is the mean valence of the others, from -1 (all unpleasant) to 1 (all
+	// pleasant), 0 when there are none: a mixed feeling tips no balance.
+	Feelings, Mixed int
+	Pleasantness    float64
 }
 
 // ParseDay reads a calendar date, YYYY-MM-DD, in years 1 to 9999, given as
@@ -82,11 +83,14 @@ func Timeline(ctx context.Context, st *store.Store, userID, from, to string) ([]
 		if i, ok := index[v.OccurredAt.In(loc).Format(time.DateOnly)]; ok {
 			days[i].Feelings++
 			sums[i] += v.Valence
+			if v.Valence == 0 {
+				days[i].Mixed++
+			}
 		}
 	}
 	for i := range days {
-		if days[i].Feelings > 0 {
-			days[i].Pleasantness = float64(sums[i]) / float64(days[i].Feelings)
+		if n := days[i].Feelings - days[i].Mixed; n > 0 {
+			days[i].Pleasantness = float64(sums[i]) / float64(n)
 		}
 	}
 	for _, c := range list {

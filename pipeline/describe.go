@@ -43,7 +43,8 @@ Describe, do not advise: no "should", "try to", "consider" or other advice, no d
 No quotation marks: tell what the writer wrote in your own words instead of quoting it.`, describeSchema)
 
 // writeDescriptions writes the missing descriptions of the user's patterns, and
-// rewrites those in another language than the user's app_locale. A loop (see
+// rewrites those in another language than the user's app_locale and those
+// the loop has outgrown (see staleUnits). A loop (see
 // describeUnits) gets one description, written for its lead and given to
 // each of its patterns. A pattern whose description cannot be written keeps
 // the old one until the next run.
@@ -57,8 +58,19 @@ func (p *Pipeline) writeDescriptions(ctx context.Context, log *slog.Logger, user
 		return err
 	}
 	units, err := p.describeUnits(ctx, userID, locale, list)
-	if err != nil || len(units) == 0 {
+	if err != nil {
 		return err
+	}
+	loc, err := p.opts.Store.Location(ctx, userID)
+	if err != nil {
+		return err
+	}
+	stale, err := p.staleUnits(ctx, userID, loc, units)
+	if err != nil {
+		return err
+	}
+	if units = append(units, stale...); len(units) == 0 {
+		return nil
 	}
 	names, err := p.opts.Store.Tags(ctx, userID, store.TagPerson, store.TagLocation, store.TagActivity)
 	if err != nil {
@@ -105,8 +117,12 @@ func (p *Pipeline) writeDescriptions(ctx context.Context, log *slog.Logger, user
 		if err != nil {
 			return fmt.Errorf("describe pattern %s: %w", pat.ID, err)
 		}
+		days, err := p.opts.Store.LoopDays(ctx, userID, loc, u.ids()...)
+		if err != nil {
+			return err
+		}
 		for _, id := range u.ids() {
-			if err := p.opts.Store.SetPatternDescription(ctx, id, description, locale); err != nil {
+			if err := p.opts.Store.SetPatternDescription(ctx, id, description, locale, len(days)); err != nil {
 				return err
 			}
 		}

@@ -32,7 +32,6 @@ var feelingSynonyms = map[string]string{
 	"tranquil": "serene", "thankful": "grateful", "appreciative": "grateful", "blessed": "grateful",
 	"reassured": "relieved", "relief": "relieved", "refreshed": "rested",
 	"loving": "loved", "cared for": "loved", "close": "connected", "included": "connected",
-	"wistful": "nostalgic", "sentimental": "nostalgic",
 	// unpleasant, high energy
 	"mad": "angry", "furious": "angry", "livid": "angry", "enraged": "angry", "resentful": "angry", "bitter": "angry",
 	"cross": "annoyed", "irritable": "irritated", "grumpy": "irritated",
@@ -63,7 +62,10 @@ var feelingSynonyms = map[string]string{
 	"humiliated": "ashamed", "shame": "ashamed",
 	"offended": "hurt", "rejected": "hurt", "betrayed": "hurt", "heartbroken": "hurt",
 	"inadequate": "insecure", "unsure of myself": "insecure", "self-doubt": "insecure",
-	"mixed feelings": "bittersweet", "melancholy": "bittersweet",
+	// mixed: pleasant and unpleasant at once
+	"wistful": "nostalgic", "sentimental": "nostalgic", "homesick for the old days": "nostalgic",
+	"melancholy": "bittersweet", "happy and sad": "bittersweet", "happy-sad": "bittersweet",
+	"mixed feelings": "ambivalent", "torn": "ambivalent", "conflicted": "ambivalent", "of two minds": "ambivalent",
 }
 
 // feelingKey is the form a feeling word is looked up by: lower case, inner

@@ -32,12 +32,17 @@ func describeCalls(e *env) (int, string) {
 func detectingEnv(t *testing.T) (*env, time.Time) {
 	t.Helper()
 	now := time.Date(2026, 11, 5, 20, 0, 0, 0, time.UTC)
-	clock := func() time.Time { return now }
+	return detectingEnvAt(t, func() time.Time { return now }), now
+}
+
+// detectingEnvAt is detectingEnv on the clock given.
+func detectingEnvAt(t *testing.T, clock func() time.Time) *env {
+	t.Helper()
 	e := newEnv(t)
 	e.store = storetest.MustOpenAt(t, filepath.Join(t.TempDir(), "detecting.db"), clock)
 	e.user = storetest.MustCreateUser(t, e.store, "detecting@example.com")
 	e.pipe = e.newPipeline(func(o *pipeline.Options) { o.Store = e.store; o.Detector = detect.NewDetector(e.store, clock) })
-	return e, now
+	return e
 }
 
 // A loop of three patterns (criticised, then skipping lunch and snapping)
@@ -92,7 +97,7 @@ func TestDescribeLoop(t *testing.T) {
 	t.Run("RedescribedAsOneWhenTheyDiffer", func(t *testing.T) {
 		// A description written before the loop was made is replaced by
 		// the loop's, in one call.
-		if err := e.store.SetPatternDescription(ctx, list[1].ID, "You skip meals.", "en"); err != nil {
+		if err := e.store.SetPatternDescription(ctx, list[1].ID, "You skip meals.", "en", 3); err != nil {
 			t.Fatal(err)
 		}
 		process("A quiet evening.", now.Add(-time.Hour))

@@ -178,12 +178,15 @@ func extractSchema([]store.Feeling) json.RawMessage {
 }
 
 func extractSystem(feelings []store.Feeling, schema json.RawMessage) string {
-	var pleasant, unpleasant []string
+	var pleasant, unpleasant, mixed []string
 	for _, f := range feelings {
-		if f.Valence > 0 {
+		switch {
+		case f.Valence > 0:
 			pleasant = append(pleasant, f.Name)
-		} else {
+		case f.Valence < 0:
 			unpleasant = append(unpleasant, f.Name)
+		default:
+			mixed = append(mixed, f.Name)
 		}
 	}
 	return prompt(`You read the numbered situations of a personal journal entry and note, for each situation:
@@ -191,6 +194,7 @@ func extractSystem(feelings []store.Feeling, schema json.RawMessage) string {
   lacks, take the nearest one it has.
   Pleasant: `+strings.Join(pleasant, ", ")+`.
   Unpleasant: `+strings.Join(unpleasant, ", ")+`.
+  Mixed, pleasant and unpleasant at once: `+strings.Join(mixed, ", ")+`.
 - triggers: what set the feelings off, as a short noun phrase ("criticism from my boss", "a late train"); not what
   merely happened nearby, nor a plan told with no feeling.
 - good_behaviours: what the writer did that helped them or others ("went for a run", "asked for help").

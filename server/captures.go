@@ -62,7 +62,7 @@ type Segment struct {
 // Tag is a trigger, feeling, behaviour, person, location or activity found in a segment.
 type Tag struct {
 	ID       string       `json:"id" format:"uuid"`
-	Type     string       `json:"type" enum:"trigger,positive_feeling,negative_feeling,good_behaviour,bad_behaviour,person,location,activity"`
+	Type     string       `json:"type" enum:"trigger,positive_feeling,negative_feeling,mixed_feeling,good_behaviour,bad_behaviour,person,location,activity" doc:"A feeling's type is its valence: positive_feeling (pleasant), negative_feeling (unpleasant) or mixed_feeling (both at once, as bittersweet, nostalgic, ambivalent)."`
 	Name     string       `json:"name"`
 	Category *TagCategory `json:"category" doc:"Null for persons, locations, activities and feelings. The category of a trigger or behaviour, grouping those of the same meaning."`
 }

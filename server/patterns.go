@@ -25,7 +25,7 @@ type PatternItem struct {
 	Impact         string       `json:"impact" enum:"low,moderate,high" doc:"The share of the days you wrote on that it showed up on: under 15% low, under 35% moderate, else high."`
 	Urgent         bool         `json:"urgent" doc:"Seen on three different days within the last seven."`
 	Feelings       []FeelingRef `json:"feelings" doc:"Up to four feelings it comes with, most frequent first."`
-	Description    string       `json:"description" doc:"A few sentences in your app_locale; empty until the model has written them."`
+	Description    string       `json:"description" doc:"A few sentences in your app_locale; empty until the model has written them. Written again when app_locale changes, and at most once a day when the loop has been seen on half again as many days since, or came back after closing."`
 	Status         string       `json:"status" enum:"detected,accepted,rejected"`
 	CapturesCount  int          `json:"captures_count" doc:"Number of captures it rests on."`
 	LastDetectedAt Timestamp    `json:"last_detected_at" doc:"When it was last seen: the latest occurred_at among its captures."`

@@ -9,7 +9,8 @@ import (
 )
 
 // The feelings people write most are in the vocabulary, each with its
-// valence.
+// valence: bittersweet and nostalgic are mixed (0), pleasant and unpleasant
+// at once.
 func TestFeelingsWrittenMost(t *testing.T) {
 	t.Parallel()
 	s := storetest.MustOpen(t)
@@ -21,7 +22,7 @@ func TestFeelingsWrittenMost(t *testing.T) {
 	for _, f := range list {
 		got[f.Name] = f.Valence
 	}
-	for name, valence := range map[string]int{"happy": 1, "determined": 1, "nostalgic": 1, "wary": -1, "bittersweet": -1, "angry at myself": -1} {
+	for name, valence := range map[string]int{"happy": 1, "determined": 1, "nostalgic": 0, "wary": -1, "bittersweet": 0, "ambivalent": 0, "angry at myself": -1} {
 		if v, ok := got[name]; !ok || v != valence {
 			t.Errorf("%s: in vocabulary %v with valence %d, want valence %d", name, ok, v, valence)
 		}
@@ -76,36 +77,8 @@ func TestFeelingsWrittenMostDown(t *testing.T) {
 		}
 	}
 
-	query := func(q string) []string {
-		t.Helper()
-		rows, err := db.QueryContext(ctx, q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
-		var out []string
-		for rows.Next() {
-			var v string
-			if err := rows.Scan(&v); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, v)
-		}
-		return out
-	}
-	check := func(what string, got []string, want ...string) {
-		t.Helper()
-		if len(got) != len(want) {
-			t.Errorf("%s = %q, want %q", what, got, want)
-			return
-		}
-		for i := range got {
-			if got[i] != want[i] {
-				t.Errorf("%s = %q, want %q", what, got, want)
-				return
-			}
-		}
-	}
+	query := func(q string) []string { t.Helper(); return queryStrings(t, db, q) }
+	check := func(what string, got []string, want ...string) { t.Helper(); checkStrings(t, what, got, want...) }
 	check("feelings named happy or wary", query(`SELECT id FROM feelings WHERE id IN ('happy', 'wary', 'angry at myself')`))
 	check("tags", query(`SELECT id || ' ' || name || ' ' || coalesce(feeling_id, '') FROM tags ORDER BY id`),
 		"t-call a call ", "t-cheerful cheerful cheerful", "t-wary worried worried")

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"slices"
+	"time"
 )
 
 // DetectedLoop is a detected pattern's place in a loop: the patterns that
@@ -165,4 +166,28 @@ func (s *Store) Loops(ctx context.Context, userID string) (map[string][]string, 
 		out[lead] = append(out[lead], id)
 	}
 	return out, rows.Err()
+}
+
+// LoopDays returns, in loc, the local dates on which any of the user's
+// patterns with the given ids showed up (as PatternDays counts them): the
+// days of a loop told whole, not only of its lead. Ids of another user's
+// patterns add no day.
+func (s *Store) LoopDays(ctx context.Context, userID string, loc *time.Location, ids ...string) (map[string]bool, error) {
+	if len(ids) == 0 {
+		return map[string]bool{}, nil
+	}
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return nil, err
+	}
+	var days map[string]bool
+	err = s.view(ctx, func(tx *sql.Tx) error {
+		days, err = localDays(ctx, tx, loc, `SELECT DISTINCT cp.occurred_at FROM captures cp
+			JOIN segments sg ON sg.capture_id = cp.id JOIN segment_tags st ON st.segment_id = sg.id JOIN tags t ON t.id = st.tag_id
+			JOIN patterns p ON p.category_id = t.category_id
+			WHERE p.id IN (SELECT value FROM json_each(?)) AND p.user_id = ? AND cp.user_id = ? AND cp.status != 'failed' AND `+patternSegment,
+			string(list), userID, userID)
+		return err
+	})
+	return days, err
 }

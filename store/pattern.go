@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -62,6 +61,10 @@ type Flow struct {
 	Trigger   string
 	Feeling   string
 	Behaviour string
+	// TriggerCategory and BehaviourCategory name the categories of the
+	// trigger and the behaviour, as PatternDetail reads them; empty for a
+	// tag that has none.
+	TriggerCategory, BehaviourCategory string
 }
 
 // CaptureRef is a capture as patterns and the timeline list it.
@@ -264,8 +267,15 @@ func (s *Store) PatternDetail(ctx context.Context, p *Pattern) (*PatternDetail, 
 		if d.Correlations, err = correlationsOf(ctx, tx, `co.pattern_id = ? AND co.status != 'rejected'`, p.ID); err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT f.id, f.pattern_id, f.segment_id, f.trigger, f.feeling, f.behaviour FROM flows f
-			JOIN segments sg ON sg.id = f.segment_id JOIN captures cp ON cp.id = sg.capture_id
+		// A flow names its tags; their categories are those of the tags of
+		// that name and kind in its segment.
+		rows, err := tx.QueryContext(ctx, `SELECT f.id, f.pattern_id, f.segment_id, f.trigger, f.feeling, f.behaviour,
+			coalesce((SELECT c.name FROM segment_tags st JOIN tags t ON t.id = st.tag_id JOIN categories c ON c.id = t.category_id
+				WHERE st.segment_id = f.segment_id AND t.type = 'trigger' AND t.name = f.trigger), ''),
+			coalesce((SELECT c.name FROM segment_tags st JOIN tags t ON t.id = st.tag_id JOIN categories c ON c.id = t.category_id
+				WHERE st.segment_id = f.segment_id AND t.type IN ('good_behaviour', 'bad_behaviour') AND t.name = f.behaviour
+				ORDER BY st.position LIMIT 1), '')
+			FROM flows f JOIN segments sg ON sg.id = f.segment_id JOIN captures cp ON cp.id = sg.capture_id
 			WHERE f.pattern_id = ? ORDER BY cp.occurred_at, sg.position`, p.ID)
 		if err != nil {
 			return err
@@ -273,7 +283,7 @@ func (s *Store) PatternDetail(ctx context.Context, p *Pattern) (*PatternDetail, 
 		defer rows.Close()
 		for rows.Next() {
 			var f Flow
-			if err := rows.Scan(&f.ID, &f.PatternID, &f.SegmentID, &f.Trigger, &f.Feeling, &f.Behaviour); err != nil {
+			if err := rows.Scan(&f.ID, &f.PatternID, &f.SegmentID, &f.Trigger, &f.Feeling, &f.Behaviour, &f.TriggerCategory, &f.BehaviourCategory); err != nil {
 				return err
 			}
 			d.Flows = append(d.Flows, f)
@@ -397,15 +407,6 @@ func (s *Store) ReviewCorrelation(ctx context.Context, userID, id string, status
 		return nil
 	})
 	return out, err
-}
-
-// SetPatternDescription stores a pattern's description and its language.
-func (s *Store) SetPatternDescription(ctx context.Context, id, description, locale string) error {
-	return s.update(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE patterns SET description = ?, description_locale = ?, updated_at = ? WHERE id = ?`,
-			strings.TrimSpace(description), locale, FormatTime(s.Now()), id)
-		return err
-	})
 }
 
 // PatternsToDescribe returns the user's patterns, rejected ones excepted,

@@ -429,6 +429,13 @@ func (r *restorer) finish(w *restoreWriter, name string) (int, *JobBatch, error)
 			}
 		}
 	}
+	// A feeling's tag has the type of its feeling's valence: an export
+	// made before feelings had a mixed class files bittersweet and
+	// nostalgic as unpleasant and pleasant.
+	if _, err := w.tx.ExecContext(w.ctx, `UPDATE tags SET type = 'mixed_feeling'
+		WHERE user_id = ? AND type != 'mixed_feeling' AND feeling_id IN (SELECT id FROM feelings WHERE valence = 0)`, r.userID); err != nil {
+		return 0, nil, err
+	}
 	stamp := FormatTime(r.now)
 	bid, err := createBatch(w.ctx, w.tx, r.userID, BatchImport, name, r.queued, stamp)
 	if err != nil {

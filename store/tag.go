@@ -18,6 +18,7 @@ const (
 	TagTrigger         TagType = "trigger"
 	TagPositiveFeeling TagType = "positive_feeling"
 	TagNegativeFeeling TagType = "negative_feeling"
+	TagMixedFeeling    TagType = "mixed_feeling" // bittersweet, nostalgic: pleasant and unpleasant at once
 	TagGoodBehaviour   TagType = "good_behaviour"
 	TagBadBehaviour    TagType = "bad_behaviour"
 	TagPerson          TagType = "person"
@@ -26,7 +27,7 @@ const (
 )
 
 // TagTypes lists every tag type.
-var TagTypes = []TagType{TagTrigger, TagPositiveFeeling, TagNegativeFeeling, TagGoodBehaviour, TagBadBehaviour, TagPerson, TagLocation, TagActivity}
+var TagTypes = []TagType{TagTrigger, TagPositiveFeeling, TagNegativeFeeling, TagMixedFeeling, TagGoodBehaviour, TagBadBehaviour, TagPerson, TagLocation, TagActivity}
 
 // Categorised reports whether tags of the type belong to a category: triggers and behaviours do.
 func Categorised(tagType TagType) bool {
@@ -59,16 +60,31 @@ type Category struct {
 type Feeling struct {
 	ID      string
 	Name    string
-	Valence int    // 1 pleasant, -1 unpleasant
+	Valence int    // 1 pleasant, 0 mixed, -1 unpleasant
 	Energy  string // high or low
 }
 
-// TagType is the tag type of a feeling: positive_feeling or negative_feeling.
+// TagType is the tag type of a feeling: positive_feeling, negative_feeling
+// or mixed_feeling.
 func (f Feeling) TagType() TagType {
-	if f.Valence > 0 {
+	switch {
+	case f.Valence > 0:
 		return TagPositiveFeeling
+	case f.Valence < 0:
+		return TagNegativeFeeling
 	}
-	return TagNegativeFeeling
+	return TagMixedFeeling
+}
+
+// Tone names a feeling's valence: pleasant, unpleasant or mixed.
+func (f Feeling) Tone() string {
+	switch {
+	case f.Valence > 0:
+		return "pleasant"
+	case f.Valence < 0:
+		return "unpleasant"
+	}
+	return "mixed"
 }
 
 const tagColumns = `t.id, t.user_id, t.type, t.name, coalesce(t.feeling_id, ''), c.id, c.kind, c.name, c.rejected_at IS NOT NULL`

@@ -92,7 +92,7 @@ func (a *App) calendar(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, day := range days {
 		if cd, ok := byDay[day.Date]; ok && day.Feelings > 0 {
-			cd.Mood, cd.MoodWords = moodClass(day.Pleasantness)
+			cd.Mood, cd.MoodWords = moodOf(day)
 		}
 	}
 	for _, c := range list {
@@ -128,10 +128,10 @@ func (a *App) yearView(w http.ResponseWriter, r *http.Request, year int) {
 		a.fail(w, r, err)
 		return
 	}
-	mood, written := map[string]float64{}, map[string]bool{}
+	mood, written := map[string]journal.Day{}, map[string]bool{}
 	for _, d := range days {
 		if d.Feelings > 0 {
-			mood[d.Date] = d.Pleasantness
+			mood[d.Date] = d
 		}
 		if len(d.Captures) > 0 {
 			written[d.Date] = true

@@ -70,10 +70,10 @@ func TestContrast(t *testing.T) {
 		{"link", "bg", 4.5}, {"link", "card", 4.5}, {"error", "card", 4.5}, {"error", "bg", 4.5},
 		{"accent-fg", "accent", 4.5}, {"danger-fg", "danger", 4.5},
 		{"mark-fg", "mark", 4.5}, {"situation-fg", "situation", 4.5},
-		{"pleasant-fg", "pleasant", 4.5}, {"unpleasant-fg", "unpleasant", 4.5},
+		{"pleasant-fg", "pleasant", 4.5}, {"unpleasant-fg", "unpleasant", 4.5}, {"mixed-fg", "mixed", 4.5},
 		{"chip-fg", "chip", 4.5}, {"banner-fg", "banner", 4.5},
 		{"focus", "bg", 3}, {"focus", "card", 3}, {"line", "card", 3}, {"accent", "card", 3},
-		{"day-on", "card", 3}, {"m-2", "card", 3}, {"m2", "card", 3},
+		{"day-on", "card", 3}, {"m-2", "card", 3}, {"m2", "card", 3}, {"m-mixed", "card", 3},
 	}
 	for name, theme := range themes(t) {
 		for _, p := range pairs {

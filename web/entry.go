@@ -12,17 +12,13 @@ import (
 type chip struct {
 	Name    string
 	Feeling string // the feeling's name in the vocabulary, for feelings
-	Tone    string // pleasant or unpleasant, for feelings
+	Tone    string // pleasant, unpleasant or mixed, for feelings
 	High    bool   // a high-energy feeling
 }
 
 // feelingChip is a chip for feeling f, shown as name.
 func feelingChip(name string, f store.Feeling) chip {
-	c := chip{Name: name, Feeling: f.Name, Tone: "unpleasant", High: f.Energy == "high"}
-	if f.Valence > 0 {
-		c.Tone = "pleasant"
-	}
-	return c
+	return chip{Name: name, Feeling: f.Name, Tone: f.Tone(), High: f.Energy == "high"}
 }
 
 // situation is one segment of an entry with the tags found in it.
@@ -76,6 +72,7 @@ var tagTypes = []struct {
 	{store.TagTrigger, "What set it off"},
 	{store.TagNegativeFeeling, "Unpleasant feelings"},
 	{store.TagPositiveFeeling, "Pleasant feelings"},
+	{store.TagMixedFeeling, "Mixed feelings"},
 	{store.TagBadBehaviour, "What you did that did not help"},
 	{store.TagGoodBehaviour, "What you did that helped"},
 	{store.TagPerson, "People"},

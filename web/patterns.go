@@ -113,6 +113,20 @@ func (a *App) listPatterns(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		pv := patternView{Pattern: *p, State: p.State(), Days: with, Strip: dayStrip(seen[p.ID], now, stripDays), Then: t}
+		if len(t) > 0 {
+			// A loop's card tells the whole loop: the days of any of its
+			// patterns, in its count and its strip.
+			ids := []string{p.ID}
+			for _, r := range t {
+				ids = append(ids, r.ID)
+			}
+			loop, err := a.opts.Store.LoopDays(ctx, v.User.ID, v.Loc, ids...)
+			if err != nil {
+				a.fail(w, r, err)
+				return
+			}
+			pv.Days, pv.Strip = len(loop), dayStrip(loop, now, stripDays)
+		}
 		if pv.State == store.PatternClosed {
 			d.Closed = append(d.Closed, pv)
 		} else {

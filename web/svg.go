@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/recur-journal/recur/internal/english"
+	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -65,7 +66,9 @@ var (
 // flowsSVG draws a pattern's loop: what set it off, how it felt and what
 // was done, in three columns, with each line as thick as the number of
 // situations that link its two ends; once wide and once narrow, for the
-// style sheet to show the one that fits.
+// style sheet to show the one that fits. Triggers and behaviours are
+// grouped under their categories, so that one-off wordings of the same
+// thing make one node, whose title lists them.
 func flowsSVG(flows []store.Flow) template.HTML {
 	return flowsIn(flows, wideFlows) + flowsIn(flows, narrowFlows)
 }
@@ -102,19 +105,27 @@ func flowsIn(flows []store.Flow, lay flowLayout) template.HTML {
 	type link struct{ from, to string }
 	cols := [3][]string{}
 	index := [3]map[string]int{{}, {}, {}}
-	add := func(c int, name string) {
-		if _, ok := index[c][name]; !ok {
-			index[c][name] = len(cols[c])
-			cols[c] = append(cols[c], name)
+	items := [3]map[string][]string{{}, {}, {}} // the names each node groups
+	add := func(c int, group, name string) string {
+		if group == "" {
+			group = name
 		}
+		if _, ok := index[c][group]; !ok {
+			index[c][group] = len(cols[c])
+			cols[c] = append(cols[c], group)
+		}
+		if !slices.Contains(items[c][group], name) {
+			items[c][group] = append(items[c][group], name)
+		}
+		return group
 	}
 	links := [2]map[link]int{{}, {}}
 	for _, f := range flows {
-		add(0, f.Trigger)
-		add(1, f.Feeling)
-		add(2, f.Behaviour)
-		links[0][link{f.Trigger, f.Feeling}]++
-		links[1][link{f.Feeling, f.Behaviour}]++
+		trigger := add(0, f.TriggerCategory, f.Trigger)
+		feeling := add(1, "", f.Feeling)
+		behaviour := add(2, f.BehaviourCategory, f.Behaviour)
+		links[0][link{trigger, feeling}]++
+		links[1][link{feeling, behaviour}]++
 	}
 	colW, nodeW, nodeH, gap, top := lay.colW, lay.nodeW, lay.nodeH, lay.gap, lay.top
 	rows := max(len(cols[0]), len(cols[1]), len(cols[2]))
@@ -154,7 +165,11 @@ func flowsIn(flows []store.Flow, lay flowLayout) template.HTML {
 			for i, l := range lines {
 				fmt.Fprintf(&b, `<tspan x="%d" dy="%d">%s</tspan>`, c*colW+8, min(i, 1)*16, esc(l))
 			}
-			fmt.Fprintf(&b, `<title>%s</title></text></g>`, esc(name))
+			title := name
+			if group := items[c][name]; len(group) > 1 || group[0] != name {
+				title += ": " + strings.Join(group, "; ")
+			}
+			fmt.Fprintf(&b, `<title>%s</title></text></g>`, esc(title))
 		}
 	}
 	b.WriteString(`</svg>`)
@@ -162,10 +177,10 @@ func flowsIn(flows []store.Flow, lay flowLayout) template.HTML {
 }
 
 // yearSVG draws one square a day of the year, a week per column, coloured by
-// how pleasant that day's feelings were: mood maps a date to the mean
-// valence of its feelings, in [-1, 1]; written marks days with entries.
+// how pleasant that day's feelings were: mood maps a date with feelings to
+// its day of the timeline; written marks days with entries.
 // today, a local date, is outlined so that a narrow screen can scroll to it.
-func yearSVG(year int, mood map[string]float64, written map[string]bool, today string) template.HTML {
+func yearSVG(year int, mood map[string]journal.Day, written map[string]bool, today string) template.HTML {
 	const cell, gap, left, top = 11, 2, 0, 14 // top: room for the months' names
 	first := time.Date(year, 1, 1, 12, 0, 0, 0, time.UTC)
 	lead := int(first.Weekday()+6) % 7 // Monday first
@@ -193,7 +208,7 @@ func yearSVG(year int, mood map[string]float64, written map[string]bool, today s
 // three months a row, from the first month with entries (or today's, or
 // January) to December, so that it opens on the months with data and fits
 // a phone without sideways scrolling.
-func yearMonthsSVG(year int, mood map[string]float64, written map[string]bool, today string) template.HTML {
+func yearMonthsSVG(year int, mood map[string]journal.Day, written map[string]bool, today string) template.HTML {
 	const cell, gap, monthW, head, perRow = 12, 2, 7*(12+2) + 10, 16, 3
 	from := time.December
 	for key := range written {
@@ -233,10 +248,10 @@ func yearMonthsSVG(year int, mood map[string]float64, written map[string]bool, t
 // dayMood names the colour band of the local date key and says it in
 // words: by its feelings' mean valence, plain for entries without
 // feelings, none for no entry; today is marked besides.
-func dayMood(key string, mood map[string]float64, written map[string]bool, today string) (class, words string) {
+func dayMood(key string, mood map[string]journal.Day, written map[string]bool, today string) (class, words string) {
 	class, words = "none", "no entry"
-	if v, ok := mood[key]; ok {
-		class, words = moodClass(v)
+	if d, ok := mood[key]; ok {
+		class, words = moodOf(d)
 	} else if written[key] {
 		class, words = "plain", "entries, no feelings found"
 	}
@@ -244,6 +259,15 @@ func dayMood(key string, mood map[string]float64, written map[string]bool, today
 		class, words = class+" today", words+", today"
 	}
 	return class, words
+}
+
+// moodOf names the colour band of a day with feelings: mixed when most of
+// them are mixed ones, else by the balance of the others.
+func moodOf(d journal.Day) (class, words string) {
+	if d.Mixed*2 > d.Feelings {
+		return "mixed", "mostly mixed feelings"
+	}
+	return moodClass(d.Pleasantness)
 }
 
 // moodClass names the colour band of a mean valence.

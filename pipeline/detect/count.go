@@ -162,7 +162,7 @@ func (x *index) addTag(t *Tag) int32 {
 		r.kind = kindTrigger
 	case store.TagGoodBehaviour, store.TagBadBehaviour:
 		r.kind = kindBehaviour
-	case store.TagPositiveFeeling, store.TagNegativeFeeling:
+	case store.TagPositiveFeeling, store.TagNegativeFeeling, store.TagMixedFeeling:
 		r.kind = kindFeeling
 	case store.TagPerson, store.TagLocation, store.TagActivity:
 		r.correlated = int32(len(x.correlated))
@@ -375,18 +375,16 @@ type flowPlan struct {
 // flows links, in each of a pattern's segments, a trigger, a feeling and a
 // behaviour that were all found in that segment; a segment missing any of
 // the three gives none. With several candidates the choice is the one most
-// associated with the pattern: the pattern's own tag when the pattern is a
-// trigger or behaviour, else the one seen in the most of the pattern's
-// segments (a trigger or behaviour by its category, then by itself; a
-// feeling by its word), ties going to the name first in order. Plans are by
-// category number, nil for none.
-func (x *index) flows(segments []Segment, plans []*flowPlan, out []Pattern) {
-	a := x.newAssociation()
+// associated with the pattern (see association.closer), the pattern's own
+// tag first when the pattern is a trigger or behaviour. Plans and facts are
+// by category number, nil plans for none.
+func (x *index) flows(segments []Segment, plans []*flowPlan, out []Pattern, facts []categoryFacts) {
+	a := x.newAssociation(facts)
 	for c, plan := range plans {
 		if plan == nil {
 			continue
 		}
-		a.start(plan.facts.segments)
+		a.start(plan.facts)
 		var list []Flow
 		for _, si := range plan.facts.segments {
 			if f, ok := x.flow(x.segmentTags(si), int32(c), plan.trigger, a); ok {
@@ -439,9 +437,8 @@ func (x *index) flow(tags []int32, category int32, trigger bool, a *association)
 }
 
 // candidate is the best tag so far for one part of a flow: the pattern's
-// own tag first, then the one whose category (or feeling) shows up in the
-// most of the pattern's segments, then the tag itself, then the name first
-// in order.
+// own tag first, then the one association.closer prefers; of two it holds
+// equal, the one named first in the segment.
 type candidate struct {
 	tag      int32
 	set, own bool
@@ -455,9 +452,7 @@ func (c *candidate) consider(t int32, own bool, a *association) {
 	case own != c.own || t == c.tag:
 		return
 	}
-	g, o := a.score(t)
-	cg, co := a.score(c.tag)
-	if cmp.Or(cmp.Compare(g, cg), cmp.Compare(o, co), cmp.Compare(a.x.names[c.tag], a.x.names[t])) > 0 {
+	if a.closer(t, c.tag) {
 		*c = candidate{tag: t, set: true, own: own}
 	}
 }
@@ -467,9 +462,10 @@ func (c *candidate) consider(t int32, own bool, a *association) {
 // are taken only once a segment has a choice to make, and cleared before
 // the next pattern.
 type association struct {
-	x        *index
-	segments []int32 // the pattern's
-	counted  bool
+	x       *index
+	facts   []categoryFacts // every category's, by number
+	pattern *categoryFacts  // the pattern's
+	counted bool
 
 	category, tag, feeling []int32
 	// The segment that last counted a category or feeling, so that a
@@ -478,9 +474,10 @@ type association struct {
 	visit                       int32
 }
 
-func (x *index) newAssociation() *association {
+func (x *index) newAssociation(facts []categoryFacts) *association {
 	return &association{
 		x:             x,
+		facts:         facts,
 		category:      make([]int32, len(x.categories)),
 		tag:           make([]int32, len(x.tags)),
 		feeling:       make([]int32, len(x.feelingIDs)),
@@ -489,30 +486,51 @@ func (x *index) newAssociation() *association {
 	}
 }
 
-// start makes the association the one of the pattern with these segments.
-func (a *association) start(segments []int32) {
-	a.segments, a.counted = segments, false
+// start makes the association the one of the pattern with these facts.
+func (a *association) start(f *categoryFacts) {
+	a.pattern, a.counted = f, false
 }
 
-// score is what a tag is chosen by: the count of its feeling or category,
-// then its own.
-func (a *association) score(t int32) (group, one int32) {
+// closer reports whether tag t goes with the pattern more than tag u (of
+// the same part of a flow): its category, or its feeling, comes in more of
+// the pattern's segments; of as many, a trigger or behaviour whose category
+// comes in fewer segments besides (bound to this pattern rather than seen
+// everywhere), then the tag itself in more of them; a feeling the model
+// named earlier among the feelings of the pattern's segments.
+func (a *association) closer(t, u int32) bool {
 	if !a.counted {
 		a.count()
 	}
-	r := a.x.tags[t]
-	switch {
-	case r.feeling >= 0:
-		return a.feeling[r.feeling], 0
-	case r.category < 0:
-		return a.tag[t], a.tag[t]
+	rt, ru := a.x.tags[t], a.x.tags[u]
+	if rt.feeling >= 0 && ru.feeling >= 0 {
+		return cmp.Or(cmp.Compare(a.feeling[rt.feeling], a.feeling[ru.feeling]),
+			cmp.Compare(a.pattern.feelingPlace[ru.feeling], a.pattern.feelingPlace[rt.feeling])) > 0
 	}
-	return a.category[r.category], a.tag[t]
+	gt, gu := a.group(t), a.group(u)
+	return cmp.Or(cmp.Compare(gt, gu), cmp.Compare(a.everywhere(u), a.everywhere(t)), cmp.Compare(a.tag[t], a.tag[u])) > 0
+}
+
+// group is how many of the pattern's segments show the tag's category, or
+// the tag itself when it has none.
+func (a *association) group(t int32) int32 {
+	if c := a.x.tags[t].category; c >= 0 {
+		return a.category[c]
+	}
+	return a.tag[t]
+}
+
+// everywhere is how many segments of the whole journal show the tag's
+// category; 0 for a tag without one.
+func (a *association) everywhere(t int32) int {
+	if c := a.x.tags[t].category; c >= 0 {
+		return len(a.facts[c].segments)
+	}
+	return 0
 }
 
 func (a *association) count() {
 	a.counted = true
-	for _, si := range a.segments {
+	for _, si := range a.pattern.segments {
 		a.visit++
 		for _, t := range a.x.segmentTags(si) {
 			r := a.x.tags[t]
@@ -538,7 +556,7 @@ func (a *association) clear() {
 	if !a.counted {
 		return
 	}
-	for _, si := range a.segments {
+	for _, si := range a.pattern.segments {
 		for _, t := range a.x.segmentTags(si) {
 			r := a.x.tags[t]
 			a.tag[t] = 0

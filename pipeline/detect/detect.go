@@ -231,7 +231,7 @@ func Run(in Input) []Pattern {
 		}
 		out = append(out, pat)
 	}
-	x.flows(in.Segments, plans, out)
+	x.flows(in.Segments, plans, out, facts)
 	slices.SortFunc(out, func(a, b Pattern) int { return cmp.Compare(a.CategoryID, b.CategoryID) })
 	x.link(out, in.Categories, facts)
 	return out

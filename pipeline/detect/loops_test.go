@@ -147,14 +147,14 @@ func TestFlowsMostAssociated(t *testing.T) {
 		t.Errorf("flow = %s -> %s, want guilty -> sorry, all that situation tells", f.Feeling, f.Behaviour)
 	}
 
-	t.Run("TieByName", func(t *testing.T) {
+	t.Run("TieByOrderNamed", func(t *testing.T) {
 		h := newHistory("2026-11-10T12:00:00Z", "UTC")
 		for d := 1; d <= 3; d++ {
 			h.add(fmt.Sprintf("2026-11-%02dT08:00:00Z", d), "c:boss", "f:tense", "f:anxious", "c:snap", "c:run")
 		}
 		p := find(Run(h.in), "boss")
-		if f := p.Flows[0]; f.Feeling != "anxious" || f.Behaviour != "run" {
-			t.Errorf("flow = %s -> %s, want anxious -> run: equal counts go by name", f.Feeling, f.Behaviour)
+		if f := p.Flows[0]; f.Feeling != "tense" || f.Behaviour != "snap" {
+			t.Errorf("flow = %s -> %s, want tense -> snap: of equal counts, the one named first, never the first by name", f.Feeling, f.Behaviour)
 		}
 	})
 }

@@ -257,8 +257,8 @@ var (
 )
 
 // describe writes a two-sentence description from the prompt's header
-// lines, in Portuguese when asked for it and in English otherwise. A loop
-// is told whole: "criticism at work, then staying late, skipping meals".
+// lines, in Portuguese or French when asked for it and in English
+// otherwise. A loop is told whole: "criticism at work, then staying late, skipping meals".
 func describe(user string) string {
 	fields := map[string]string{}
 	for _, m := range describeLine.FindAllStringSubmatch(user, -1) {
@@ -268,8 +268,12 @@ func describe(user string) string {
 	if loop, _, ok := strings.Cut(fields["Loop"], ". "); ok {
 		pattern = kindNote.ReplaceAllString(loop, "")
 	}
-	if strings.Contains(fields["Language"], "Portuguese") {
+	switch {
+	case strings.Contains(fields["Language"], "Portuguese"):
 		return fmt.Sprintf("Isto volta muitas vezes: %s. Costuma sentir-se %s.", pattern, fields["Feelings it comes with"])
+	case strings.Contains(fields["Language"], "French"):
+		return fmt.Sprintf("Cela revient souvent dans votre journal : %s. Vous vous sentez alors le plus souvent %s, et cela vous reste un moment.",
+			pattern, fields["Feelings it comes with"])
 	}
 	return fmt.Sprintf("This keeps coming back for you: %s. You tend to feel %s when it does.", pattern, fields["Feelings it comes with"])
 }
