@@ -30,6 +30,7 @@ type weekCount struct {
 	Monday               string // YYYY-MM-DD
 	Label                string // "3 Nov 2026"
 	Pleasant, Unpleasant int
+	Mixed                int // bittersweet, nostalgic: drawn above the pleasant ones
 }
 
 // topFeeling is a feeling and how many entries it was found in.
@@ -52,6 +53,7 @@ type feelingsData struct {
 	From                 string // the first week's Monday, in words
 	Weeks                []weekCount
 	Pleasant, Unpleasant int // in all the weeks
+	Mixed                int
 	WeeksSVG             template.HTML
 	Top                  []topFeeling
 	TopSVG               template.HTML
@@ -100,12 +102,18 @@ func (a *App) feelingsPage(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			continue
 		}
-		tone := "unpleasant"
-		if f.Valence > 0 {
+		var tone string
+		switch {
+		case f.Valence > 0:
 			tone = "pleasant"
 			d.Weeks[i].Pleasant++
 			d.Pleasant++
-		} else {
+		case f.Valence == 0: // bittersweet, nostalgic: both at once
+			tone = "mixed"
+			d.Weeks[i].Mixed++
+			d.Mixed++
+		default:
+			tone = "unpleasant"
 			d.Weeks[i].Unpleasant++
 			d.Unpleasant++
 		}

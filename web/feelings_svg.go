@@ -22,12 +22,14 @@ var (
 )
 
 // weeksSVG draws the feelings of each week as two bars from one line:
-// pleasant ones up, unpleasant ones down, each bar as long as its count.
+// pleasant ones up, unpleasant ones down, each bar as long as its count;
+// mixed ones (pleasant and unpleasant at once) sit on top of the pleasant.
 func weeksSVG(weeks []weekCount, lay weeksLayout) template.HTML {
 	const left, top, font = 26, 6, 11
-	pleasant, unpleasant, most := 0, 0, 1
+	pleasant, unpleasant, mixed, most := 0, 0, 0, 1
 	for _, w := range weeks {
-		pleasant, unpleasant, most = pleasant+w.Pleasant, unpleasant+w.Unpleasant, max(most, w.Pleasant, w.Unpleasant)
+		pleasant, unpleasant, mixed = pleasant+w.Pleasant, unpleasant+w.Unpleasant, mixed+w.Mixed
+		most = max(most, w.Pleasant+w.Mixed, w.Unpleasant)
 	}
 	axis := top + lay.half
 	height := axis + lay.half + font + 8
@@ -36,7 +38,7 @@ func weeksSVG(weeks []weekCount, lay weeksLayout) template.HTML {
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg %s viewBox="0 0 %d %d" width="%d" height="%d" role="img"><title>Pleasant and unpleasant feelings each week</title>`,
 		lay.attrs, lay.width, height, lay.width, height)
-	fmt.Fprintf(&b, `<desc>%d pleasant and %d unpleasant feelings in %d weeks; the most in one week: %d.</desc>`, pleasant, unpleasant, len(weeks), most)
+	fmt.Fprintf(&b, `<desc>%d pleasant, %d unpleasant and %d mixed feelings in %d weeks; the most in one week: %d.</desc>`, pleasant, unpleasant, mixed, len(weeks), most)
 	fmt.Fprintf(&b, `<text class="scale" x="0" y="%d">%d</text><text class="scale" x="0" y="%d">0</text><text class="scale" x="0" y="%d">%d</text>`,
 		top+font-2, most, axis+4, axis+lay.half, most)
 	lastLabel := -100.0
@@ -49,9 +51,13 @@ func weeksSVG(weeks []weekCount, lay weeksLayout) template.HTML {
 		x := float64(left) + float64(i)*slot + (slot-bar)/2
 		up := float64(w.Pleasant) / float64(most) * float64(lay.half)
 		down := float64(w.Unpleasant) / float64(most) * float64(lay.half)
-		fmt.Fprintf(&b, `<g data-week="%s" data-pleasant="%d" data-unpleasant="%d"><title>Week of %s: %d pleasant, %d unpleasant</title>`,
-			w.Monday, w.Pleasant, w.Unpleasant, esc(w.Label), w.Pleasant, w.Unpleasant)
+		both := float64(w.Mixed) / float64(most) * float64(lay.half)
+		fmt.Fprintf(&b, `<g data-week="%s" data-pleasant="%d" data-unpleasant="%d" data-mixed="%d"><title>Week of %s: %d pleasant, %d unpleasant, %d mixed</title>`,
+			w.Monday, w.Pleasant, w.Unpleasant, w.Mixed, esc(w.Label), w.Pleasant, w.Unpleasant, w.Mixed)
 		fmt.Fprintf(&b, `<rect class="bar pleasant" x="%.1f" y="%.1f" width="%.1f" height="%.1f"></rect>`, x, float64(axis)-up, bar, up)
+		if w.Mixed > 0 {
+			fmt.Fprintf(&b, `<rect class="bar mixed" x="%.1f" y="%.1f" width="%.1f" height="%.1f"></rect>`, x, float64(axis)-up-both, bar, both)
+		}
 		fmt.Fprintf(&b, `<rect class="bar unpleasant" x="%.1f" y="%d" width="%.1f" height="%.1f"></rect>`, x, axis, bar, down)
 		// A hit area as tall as the figure, so a week's title shows over
 		// its empty part too.

@@ -30,8 +30,11 @@ func feelingsHarness(t *testing.T) (*harness, string) {
 		var tags []store.NewTag
 		for _, n := range names {
 			typ := store.TagNegativeFeeling
-			if n == "calm" || n == "joyful" || n == "grateful" {
+			switch n {
+			case "calm", "joyful", "grateful":
 				typ = store.TagPositiveFeeling
+			case "bittersweet":
+				typ = store.TagMixedFeeling
 			}
 			tags = append(tags, store.NewTag{Type: typ, Name: n, FeelingID: n})
 		}
@@ -43,6 +46,7 @@ func feelingsHarness(t *testing.T) (*harness, string) {
 	h.write(h.alice, "No lunch today.", at("2026-06-10"), append(feel("anxious"), skipped)...)
 	h.write(h.alice, "A good day with friends.", at("2026-06-02"), feel("joyful", "grateful")...)
 	h.write(h.alice, "Dancing in the evening.", at("2026-06-02"), feel("joyful")...)
+	h.write(h.alice, "Old photos of the flat we left.", at("2026-06-03"), feel("bittersweet")...)
 	h.write(h.alice, "A grey autumn day.", at("2025-10-01"), feel("sad")...)
 	h.write(h.bob, "The neighbour's dog barked all night.", at("2026-06-16"), feel("angry")...)
 	h.detect(h.alice)
@@ -62,25 +66,27 @@ func feelingsHarness(t *testing.T) (*harness, string) {
 	return nil, ""
 }
 
-// weekFigures reads each week's pleasant and unpleasant counts from the
-// page's table and from its figure's bars, and fails when they disagree.
-func weekFigures(t *testing.T, body string) map[string][2]int {
+// weekFigures reads each week's pleasant, unpleasant and mixed counts from
+// the page's table and from its figure's bars, and fails when they disagree.
+func weekFigures(t *testing.T, body string) map[string][3]int {
 	t.Helper()
-	out := map[string][2]int{}
-	rows := regexp.MustCompile(`<tr data-week="([0-9-]+)"><th scope="row">[^<]+</th><td>(\d+)</td><td>(\d+)</td></tr>`).FindAllStringSubmatch(body, -1)
+	out := map[string][3]int{}
+	rows := regexp.MustCompile(`<tr data-week="([0-9-]+)"><th scope="row">[^<]+</th><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td></tr>`).FindAllStringSubmatch(body, -1)
 	for _, m := range rows {
 		p, _ := strconv.Atoi(m[2])
 		u, _ := strconv.Atoi(m[3])
-		out[m[1]] = [2]int{p, u}
+		x, _ := strconv.Atoi(m[4])
+		out[m[1]] = [3]int{p, u, x}
 	}
-	bars := regexp.MustCompile(`<g data-week="([0-9-]+)" data-pleasant="(\d+)" data-unpleasant="(\d+)">`).FindAllStringSubmatch(body, -1)
+	bars := regexp.MustCompile(`<g data-week="([0-9-]+)" data-pleasant="(\d+)" data-unpleasant="(\d+)" data-mixed="(\d+)">`).FindAllStringSubmatch(body, -1)
 	if len(rows) == 0 || len(bars) != 2*len(rows) {
 		t.Fatalf("%d table rows and %d bars (wide and narrow), want one row and two bars a week", len(rows), len(bars))
 	}
 	for _, m := range bars {
 		p, _ := strconv.Atoi(m[2])
 		u, _ := strconv.Atoi(m[3])
-		if got, want := [2]int{p, u}, out[m[1]]; got != want {
+		x, _ := strconv.Atoi(m[4])
+		if got, want := [3]int{p, u, x}, out[m[1]]; got != want {
 			t.Errorf("week %s: the bars say %v, the table %v", m[1], got, want)
 		}
 	}
@@ -97,15 +103,15 @@ func TestFeelingsPageCountsTheEntries(t *testing.T) {
 
 	a := alice.get("/feelings")
 	has(t, "GET /feelings", a, 200, `aria-current="page">Feelings</a>`, `<title>Pleasant and unpleasant feelings each week</title>`,
-		`data-testid="top-feelings"`, "Since 15 December 2025: 4 pleasant, 3 unpleasant.")
+		`data-testid="top-feelings"`, "Since 15 December 2025: 4 pleasant, 3 unpleasant, 1 mixed.", `<span class="key tone mixed">`)
 	weeks := weekFigures(t, a.body)
-	want := map[string][2]int{"2026-06-15": {1, 2}, "2026-06-08": {0, 1}, "2026-06-01": {3, 0}}
+	want := map[string][3]int{"2026-06-15": {1, 2, 0}, "2026-06-08": {0, 1, 0}, "2026-06-01": {3, 0, 1}}
 	if got := len(weeks); got != 27 {
 		t.Errorf("%d weeks shown, want the 27 from 15 December 2025 to this week", got)
 	}
 	for week, counts := range weeks {
 		if counts != want[week] {
-			t.Errorf("week of %s: %v pleasant and unpleasant, want %v", week, counts, want[week])
+			t.Errorf("week of %s: %v pleasant, unpleasant and mixed, want %v", week, counts, want[week])
 		}
 	}
 	top := regexp.MustCompile(`<g data-feeling="(\w+)" data-count="(\d+)">`).FindAllStringSubmatch(a.body, -1)
@@ -113,7 +119,7 @@ func TestFeelingsPageCountsTheEntries(t *testing.T) {
 	for _, m := range top {
 		said = append(said, m[1]+" "+m[2])
 	}
-	if got, want := strings.Join(said, ", "), "anxious 3, joyful 2, calm 1, grateful 1"; got != want {
+	if got, want := strings.Join(said, ", "), "anxious 3, joyful 2, bittersweet 1, calm 1, grateful 1"; got != want {
 		t.Errorf("found most: %s, want %s", got, want)
 	}
 	trend := regexp.MustCompile(`(?s)<li data-trend="` + patternID + `">.*?skipping meals.*?Days: 3 in the last 4 weeks, 0 in the 4 weeks before\.`)
@@ -126,7 +132,7 @@ func TestFeelingsPageCountsTheEntries(t *testing.T) {
 
 	year := alice.get("/feelings?months=12")
 	has(t, "GET /feelings?months=12", year, 200, `<g data-feeling="sad" data-count="1">`)
-	if got := weekFigures(t, year.body)["2025-09-29"]; got != [2]int{0, 1} {
+	if got := weekFigures(t, year.body)["2025-09-29"]; got != [3]int{0, 1, 0} {
 		t.Errorf("week of 2025-09-29 over a year: %v, want one unpleasant feeling", got)
 	}
 
