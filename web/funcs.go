@@ -1,8 +1,12 @@
 package web
 
 import (
+	"fmt"
 	"html/template"
+	"strings"
+	"time"
 
+	"github.com/recur-journal/recur/internal/i18n"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -15,14 +19,50 @@ type reviewForm struct {
 	RejectSentence   string
 }
 
-var funcs = template.FuncMap{
-	"formNote": formNote,
-	"review": func(id string, status store.PatternStatus, action, back string) reviewForm {
-		return reviewForm{ID: id, Status: status, Action: action, Back: back, AcceptLabel: "Accept",
-			RejectSentence: "Reject this pattern? Recur then leaves this topic alone from now on: it is no longer shown, and what you write about it later is not counted again."}
-	},
-	"correlationReview": func(patternID, id string, status store.PatternStatus, name string) reviewForm {
-		return reviewForm{ID: id, Status: status, Action: "/patterns/" + patternID + "/correlations/" + id, Back: "pattern", AcceptLabel: "Keep",
-			RejectSentence: "Reject " + name + " for this pattern? It will not be shown with it again."}
-	},
+// funcs are the templates' functions in loc's language: {{t "key" args}}
+// says a message from the catalogue.
+func funcs(loc *i18n.Locale) template.FuncMap {
+	return template.FuncMap{
+		"t":  loc.T,
+		"th": func(key string, args ...any) template.HTML { return htmlMessage(loc, key, args...) },
+		"strong": func(s string) template.HTML {
+			return template.HTML("<strong>" + template.HTMLEscapeString(s) + "</strong>")
+		},
+		"code": func(s string) template.HTML {
+			return template.HTML("<code>" + template.HTMLEscapeString(s) + "</code>")
+		},
+		"date":     func(t time.Time, form string) string { return loc.Date(t, i18n.DateForm(form)) },
+		"number":   loc.Number,
+		"formNote": formNote,
+		"review": func(id string, status store.PatternStatus, action, back string) reviewForm {
+			return reviewForm{ID: id, Status: status, Action: action, Back: back, AcceptLabel: loc.T("Accept"),
+				RejectSentence: loc.T("Reject this pattern? Recur then leaves this topic alone from now on: it is no longer shown, and what you write about it later is not counted again.")}
+		},
+		"correlationReview": func(patternID, id string, status store.PatternStatus, name string) reviewForm {
+			return reviewForm{ID: id, Status: status, Action: "/patterns/" + patternID + "/correlations/" + id, Back: "pattern", AcceptLabel: loc.T("Keep"),
+				RejectSentence: loc.T("Reject %s for this pattern? It will not be shown with it again.", name)}
+		},
+	}
+}
+
+// htmlMessage is a message whose arguments are markup (strong, code, a
+// link) or text to escape; the message's own text is escaped too. Numbers
+// stay numbers, for the message's plural forms.
+func htmlMessage(loc *i18n.Locale, key string, args ...any) template.HTML {
+	marks := make([]any, len(args))
+	var pieces []string
+	for i, a := range args {
+		switch v := a.(type) {
+		case template.HTML:
+			marks[i] = fmt.Sprintf("\x01%d\x01", i)
+			pieces = append(pieces, marks[i].(string), string(v))
+		case string:
+			marks[i] = fmt.Sprintf("\x01%d\x01", i)
+			pieces = append(pieces, marks[i].(string), template.HTMLEscapeString(v))
+		default:
+			marks[i] = a
+		}
+	}
+	out := template.HTMLEscapeString(loc.T(key, marks...))
+	return template.HTML(strings.NewReplacer(pieces...).Replace(out))
 }

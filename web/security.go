@@ -337,5 +337,5 @@ func (a *App) deleteAccount(w http.ResponseWriter, r *http.Request) {
 
 // goodbye is the signed-out page after an account was deleted.
 func (a *App) goodbye(w http.ResponseWriter, r *http.Request) {
-	a.render(w, r, http.StatusOK, "goodbye", page{Title: "Account deleted"})
+	a.render(w, r, http.StatusOK, "goodbye", page{Title: a.t(r, "Account deleted")})
 }

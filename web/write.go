@@ -37,7 +37,7 @@ func (a *App) answerEntryJSON(w http.ResponseWriter, r *http.Request, c *store.C
 		v := viewerOf(r)
 		day := groupByDay([]store.Capture{*c}, v.Loc, a.opts.Store.Now())[0]
 		var b strings.Builder
-		if err := a.pages()["journal"].ExecuteTemplate(&b, "entry-item", day.Entries[0]); err != nil {
+		if err := a.pages[v.Lang.Lang]()["journal"].ExecuteTemplate(&b, "entry-item", day.Entries[0]); err != nil {
 			a.fail(w, r, err)
 			return
 		}

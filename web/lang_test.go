@@ -1,0 +1,65 @@
+package web_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/recur-journal/recur/store"
+)
+
+// getIn fetches path with an Accept-Language header, as a browser set to
+// that language does.
+func (b *browser) getIn(path, acceptLanguage string) answer {
+	req, _ := http.NewRequest("GET", b.h.srv.URL+path, nil)
+	req.Header.Set("Accept-Language", acceptLanguage)
+	return b.send(req)
+}
+
+// setLocale sets u's app_locale, as the settings page does.
+func (h *harness) setLocale(u *store.User, tag string) {
+	h.t.Helper()
+	if err := h.store.PutSetting(context.Background(), u.ID, &store.Setting{Key: store.SettingAppLocale, Value: tag}); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// Before sign-in the page speaks the browser's language, and English to a
+// browser that asks for none Recur speaks.
+func TestSignInSpeaksTheBrowsersLanguage(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, nil)
+	b := h.anonymous()
+	for _, c := range []struct{ accept, lang, want, notWant string }{
+		{"de-DE,de;q=0.9,en;q=0.5", `lang="de-DE"`, "Anmeldelink per Mail schicken", "Email me a sign-in link"},
+		{"es", `lang="es"`, "Enviarme un enlace de acceso", "Email me a sign-in link"},
+		{"fr-CA,fr;q=0.8", `lang="fr-CA"`, "M’envoyer un lien de connexion", "Email me a sign-in link"},
+		{"pt-BR", `lang="pt-BR"`, "Me enviar um link de login", "Email me a sign-in link"},
+		{"ja", `lang="en"`, "Email me a sign-in link", "Anmeldelink"},
+	} {
+		got := b.getIn("/", c.accept)
+		mustHave(t, got, 200, c.lang, c.want)
+		mustNotHave(t, got, c.notWant)
+	}
+}
+
+// Signed in, the layout and navigation speak the person's app_locale,
+// whatever the browser asks for.
+func TestLayoutSpeaksTheAppLocale(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, nil)
+	h.setLocale(h.alice, "de")
+	got := h.signIn(h.alice).getIn("/", "en-US")
+	mustHave(t, got, 200, `lang="de"`, ">Tagebuch</a>", ">Muster</a>", ">Kalender</a>", ">Einstellungen</a>", ">Abmelden</button>")
+	mustNotHave(t, got, ">Journal</a>", ">Sign out</button>")
+}
+
+func mustNotHave(t *testing.T, a answer, notWants ...string) {
+	t.Helper()
+	for _, w := range notWants {
+		if strings.Contains(a.body, w) {
+			t.Errorf("the page holds %q", w)
+		}
+	}
+}
