@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/recur-journal/recur/internal/i18n"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -79,14 +80,14 @@ var tagTypes = []struct {
 	Type  store.TagType
 	Label string
 }{
-	{store.TagTrigger, "What set it off"},
-	{store.TagNegativeFeeling, "Unpleasant feelings"},
-	{store.TagPositiveFeeling, "Pleasant feelings"},
-	{store.TagBadBehaviour, "What you did that did not help"},
-	{store.TagGoodBehaviour, "What you did that helped"},
-	{store.TagPerson, "People"},
-	{store.TagLocation, "Places"},
-	{store.TagActivity, "Doing"},
+	{store.TagTrigger, i18n.Key("What set it off")},
+	{store.TagNegativeFeeling, i18n.Key("Unpleasant feelings")},
+	{store.TagPositiveFeeling, i18n.Key("Pleasant feelings")},
+	{store.TagBadBehaviour, i18n.Key("What you did that did not help")},
+	{store.TagGoodBehaviour, i18n.Key("What you did that helped")},
+	{store.TagPerson, i18n.Key("People")},
+	{store.TagLocation, i18n.Key("Places")},
+	{store.TagActivity, i18n.Key("Doing")},
 }
 
 // marked cuts the analysed text into situations and the text between them.
@@ -159,8 +160,8 @@ func (a *App) entry(w http.ResponseWriter, r *http.Request, status int, form *fo
 		a.fail(w, r, err)
 		return
 	}
-	d := entryData{Entry: newEntryView(c, v.Loc), Language: c.Language, Original: c.Original, Form: form,
-		Heading: c.OccurredAt.In(v.Loc).Format("Monday, 2 January 2006, 15:04")}
+	d := entryData{Entry: newEntryView(c, v.Loc, v.Lang), Language: c.Language, Original: c.Original, Form: form,
+		Heading: v.Lang.Date(c.OccurredAt.In(v.Loc), i18n.WeekdayDateTime)}
 	for _, t := range tl {
 		if t.ID == c.ID {
 			d.Patterns = t.Patterns
@@ -182,7 +183,7 @@ func (a *App) entry(w http.ResponseWriter, r *http.Request, status int, form *fo
 	if form != nil {
 		d.Entry.Text = form.Text
 	}
-	a.render(w, r, status, "entry", page{Title: "Entry of " + d.Entry.Date, Nav: "journal", Data: d})
+	a.render(w, r, status, "entry", page{Title: v.Lang.T("Entry of %s", v.Lang.Date(c.OccurredAt.In(v.Loc), i18n.DayMonthYear)), Nav: "journal", Data: d})
 }
 
 // feelings returns the vocabulary of feelings by id.

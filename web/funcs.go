@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/recur-journal/recur/internal/i18n"
+	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -31,9 +32,11 @@ func funcs(loc *i18n.Locale) template.FuncMap {
 		"code": func(s string) template.HTML {
 			return template.HTML("<code>" + template.HTMLEscapeString(s) + "</code>")
 		},
-		"date":     func(t time.Time, form string) string { return loc.Date(t, i18n.DateForm(form)) },
-		"number":   loc.Number,
-		"formNote": formNote,
+		"date":       func(t time.Time, form string) string { return loc.Date(t, i18n.DateForm(form)) },
+		"number":     loc.Number,
+		"formNote":   formNote,
+		"impact":     func(impact string) string { return loc.T(impactWords[impact]) },
+		"lockReason": func(l *journal.FeatureLock) string { return lockReason(loc, l) },
 		"review": func(id string, status store.PatternStatus, action, back string) reviewForm {
 			return reviewForm{ID: id, Status: status, Action: action, Back: back, AcceptLabel: loc.T("Accept"),
 				RejectSentence: loc.T("Reject this pattern? Recur then leaves this topic alone from now on: it is no longer shown, and what you write about it later is not counted again.")}
@@ -65,4 +68,28 @@ func htmlMessage(loc *i18n.Locale, key string, args ...any) template.HTML {
 	}
 	out := template.HTMLEscapeString(loc.T(key, marks...))
 	return template.HTML(strings.NewReplacer(pieces...).Replace(out))
+}
+
+// impactWords says a pattern's impact band, as catalogue keys.
+var impactWords = map[string]string{"low": i18n.Key("low impact"), "moderate": i18n.Key("moderate impact"), "high": i18n.Key("high impact")}
+
+// lockReason says in loc's language why a feature is locked and what to
+// do, from the lock's counts; the journal's own sentence (the API's) is
+// English. An open lock, or one the catalogue cannot say, keeps it.
+func lockReason(loc *i18n.Locale, l *journal.FeatureLock) string {
+	if !l.Locked {
+		return loc.Sentence(l.Reason)
+	}
+	switch {
+	case l.Type == journal.LockPatterns:
+		return loc.T("Patterns show once you have written on %d different days; you have written on %d, so write on %d more.",
+			l.Required, l.Current, l.Required-l.Current)
+	case l.Type == journal.LockCorrelations && l.Scope != "":
+		return loc.T("Correlations compare days with this pattern against days without it and need %d of each; %d of the %d days are there.",
+			l.Required/2, l.Current, l.Required)
+	case l.Type == journal.LockCorrelations:
+		return loc.T("Correlations compare days with a pattern against days without it and need %d of each, so %d days of writing; you have written on %d, so write on %d more.",
+			l.Required/2, l.Required, l.Current, l.Required-l.Current)
+	}
+	return loc.Sentence(l.Reason)
 }

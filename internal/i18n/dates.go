@@ -94,6 +94,9 @@ func upperFirst(s string) string {
 // Month names a month: January.
 func (l *Locale) Month(m time.Month) string { return l.maybePseudo(l.dates.Months[m-1]) }
 
+// MonthShort names a month in short: Jan.
+func (l *Locale) MonthShort(m time.Month) string { return l.maybePseudo(l.dates.MonthsShort[m-1]) }
+
 // Weekday names a day of the week: Monday.
 func (l *Locale) Weekday(d time.Weekday) string { return l.maybePseudo(l.dates.Weekdays[d]) }
 
