@@ -35,6 +35,7 @@ func funcs(loc *i18n.Locale) template.FuncMap {
 		"date":       func(t time.Time, form string) string { return loc.Date(t, i18n.DateForm(form)) },
 		"number":     loc.Number,
 		"formNote":   formNote,
+		"messages":   func() string { return scriptMessages(loc) },
 		"impact":     func(impact string) string { return loc.T(impactWords[impact]) },
 		"lockReason": func(l *journal.FeatureLock) string { return lockReason(loc, l) },
 		"review": func(id string, status store.PatternStatus, action, back string) reviewForm {

@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -61,5 +62,37 @@ func mustNotHave(t *testing.T, a answer, notWants ...string) {
 		if strings.Contains(a.body, w) {
 			t.Errorf("the page holds %q", w)
 		}
+	}
+}
+
+// The sign-in mails speak the addressee's app_locale: the link and the
+// code, subject and body, whatever language the browser that asked speaks.
+func TestSignInMailsSpeakTheAppLocale(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, nil)
+	h.setLocale(h.alice, "de")
+	h.setLocale(h.bob, "es")
+	b := h.anonymous()
+	if got := b.post("/sign-in", url.Values{"email": {"alice@example.com"}}); got.status != 200 {
+		t.Fatalf("sign-in: status %d", got.status)
+	}
+	link := h.mail.next(t)
+	if got, want := link.Subject, "Bei Recur anmelden"; got != want {
+		t.Errorf("link mail subject %q, want %q", got, want)
+	}
+	for _, want := range []string{"Öffne diesen Link, um dich bei Recur anzumelden:", "Er gilt 15 Minuten."} {
+		if !strings.Contains(link.Text, want) || !strings.Contains(link.HTML, strings.TrimSuffix(want, ":")) {
+			t.Errorf("link mail lacks %q:\n%s\n%s", want, link.Text, link.HTML)
+		}
+	}
+	if got := b.post("/sign-in/code", url.Values{"email": {"bob@example.com"}}); got.status != 200 {
+		t.Fatalf("code: status %d", got.status)
+	}
+	code := h.mail.next(t)
+	if got, want := code.Subject, "Tu código para entrar en Recur"; got != want {
+		t.Errorf("code mail subject %q, want %q", got, want)
+	}
+	if want := "Tu código para entrar en Recur es:"; !strings.Contains(code.Text, want) || !strings.Contains(code.Text, code.Code) {
+		t.Errorf("code mail lacks %q and its code:\n%s", want, code.Text)
 	}
 }

@@ -58,6 +58,7 @@ type cat struct {
 	plurals map[string]bool
 	keys    map[string]bool // every key some catalogue translates
 	english *File
+	files   map[string]*File
 	// pseudo is the pseudo-locale's catalogue, made when first asked for.
 	pseudoOnce sync.Once
 	pseudo     *catalog.Builder
@@ -83,7 +84,7 @@ func build() (*cat, error) {
 		return nil, err
 	}
 	c := &cat{builder: catalog.NewBuilder(catalog.Fallback(language.English)), names: map[string]string{},
-		dates: map[string]*dateTable{}, plurals: map[string]bool{}, keys: map[string]bool{}}
+		dates: map[string]*dateTable{}, plurals: map[string]bool{}, keys: map[string]bool{}, files: map[string]*File{}}
 	for _, name := range names {
 		lang := strings.TrimSuffix(strings.TrimPrefix(name, "catalog/"), ".toml")
 		f, err := ReadFile(lang)
@@ -113,6 +114,7 @@ func build() (*cat, error) {
 		}
 		c.dates[lang], c.names[lang] = d, f.Name
 		c.langs = append(c.langs, lang)
+		c.files[lang] = f
 		if lang == Default {
 			c.english = f
 		}
@@ -162,7 +164,7 @@ func (c *cat) locale(t language.Tag) *Locale {
 		lang, t = Default, language.Make(Default)
 	}
 	return &Locale{Tag: t, Lang: lang, printer: message.NewPrinter(language.Make(lang), message.Catalog(c.builder)),
-		dates: c.dates[lang], plurals: c.plurals, keys: c.keys, first: firstWeekday(t, c.dates[lang].first)}
+		dates: c.dates[lang], plurals: c.plurals, keys: c.keys, file: c.files[lang], english: c.english, first: firstWeekday(t, c.dates[lang].first)}
 }
 
 // Name is a language's name in itself, from its catalogue file.

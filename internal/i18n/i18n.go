@@ -43,6 +43,8 @@ type Locale struct {
 	dates   *dateTable
 	plurals map[string]bool // keys with plural forms
 	keys    map[string]bool // keys some catalogue translates
+	file    *File           // the language's catalogue file
+	english *File
 	pseudo  bool
 	first   time.Weekday
 }
@@ -103,6 +105,32 @@ func (l *Locale) Sentence(s string) string {
 		return s
 	}
 	return l.T(s)
+}
+
+// Messages are the translations of keys, unformatted, for a script to
+// format: a string, or for a key with plural forms a map from CLDR plural
+// category to string.
+func (l *Locale) Messages(keys []string) map[string]any {
+	out := make(map[string]any, len(keys))
+	for _, k := range keys {
+		if forms, ok := l.file.Plurals[k]; ok || l.plurals[k] {
+			if !ok || l.pseudo {
+				forms = l.english.Plurals[k]
+			}
+			m := make(map[string]string, len(forms))
+			for f, s := range forms {
+				m[f] = l.maybePseudo(s)
+			}
+			out[k] = m
+			continue
+		}
+		msg, ok := l.file.Messages[k]
+		if !ok || l.pseudo {
+			msg = k
+		}
+		out[k] = l.maybePseudo(msg)
+	}
+	return out
 }
 
 // Number formats n with the locale's separators: 12,345 or 12.345.
