@@ -23,9 +23,9 @@ type chip struct {
 	High    bool   // a high-energy feeling
 }
 
-// feelingChip is a chip for feeling f, shown as name.
-func feelingChip(name string, f store.Feeling) chip {
-	c := chip{Name: name, Feeling: f.Name, Tone: "unpleasant", High: f.Energy == "high"}
+// feelingChip is a chip for feeling f, shown as name in loc's language.
+func feelingChip(loc *i18n.Locale, name string, f store.Feeling) chip {
+	c := chip{Name: loc.Feeling(name), Feeling: f.Name, Tone: "unpleasant", High: f.Energy == "high"}
 	if f.Valence > 0 {
 		c.Tone = "pleasant"
 	}
@@ -39,14 +39,14 @@ type situation struct {
 }
 
 // situations lists an entry's segments, each with its tags in order.
-func situations(segs []store.Segment, feelings map[string]store.Feeling) []situation {
+func situations(loc *i18n.Locale, segs []store.Segment, feelings map[string]store.Feeling) []situation {
 	var out []situation
 	for _, sg := range segs {
 		s := situation{Text: sg.Text}
 		for _, t := range sg.Tags {
 			c := chip{Name: t.Name}
 			if f, ok := feelings[t.FeelingID]; ok {
-				c = feelingChip(t.Name, f)
+				c = feelingChip(loc, t.Name, f)
 			}
 			s.Chips = append(s.Chips, c)
 		}
@@ -111,7 +111,7 @@ func marked(text string, segs []store.Segment) []piece {
 }
 
 // chips groups the tags of an entry's situations by type, each tag once.
-func chips(segs []store.Segment, feelings map[string]store.Feeling) []chipGroup {
+func chips(loc *i18n.Locale, segs []store.Segment, feelings map[string]store.Feeling) []chipGroup {
 	seen := map[string]bool{}
 	byType := map[store.TagType][]chip{}
 	for _, sg := range segs {
@@ -122,7 +122,7 @@ func chips(segs []store.Segment, feelings map[string]store.Feeling) []chipGroup 
 			seen[t.ID] = true
 			c := chip{Name: t.Name}
 			if f, ok := feelings[t.FeelingID]; ok {
-				c = feelingChip(t.Name, f)
+				c = feelingChip(loc, t.Name, f)
 			}
 			byType[t.Type] = append(byType[t.Type], c)
 		}
@@ -171,13 +171,13 @@ func (a *App) entry(w http.ResponseWriter, r *http.Request, status int, form *fo
 	case c.Status == store.StatusProcessed:
 		d.Translated = c.Translated != c.Original
 		d.Pieces = marked(c.Translated, c.Segments)
-		d.Groups = chips(c.Segments, feelings)
-		d.Situations = situations(c.Segments, feelings)
+		d.Groups = chips(v.Lang, c.Segments, feelings)
+		d.Situations = situations(v.Lang, c.Segments, feelings)
 	default:
 		// A changed entry keeps its last analysis until it is read again:
 		// its tags are shown as such, its old text is not.
 		d.Pieces = []piece{{Text: c.Original}}
-		d.Groups = chips(c.Segments, feelings)
+		d.Groups = chips(v.Lang, c.Segments, feelings)
 		d.Earlier = len(d.Groups) > 0
 	}
 	if form != nil {

@@ -36,6 +36,7 @@ func funcs(loc *i18n.Locale) template.FuncMap {
 		"number":     loc.Number,
 		"formNote":   formNote,
 		"messages":   func() string { return scriptMessages(loc) },
+		"feeling":    loc.Feeling,
 		"impact":     func(impact string) string { return loc.T(impactWords[impact]) },
 		"lockReason": func(l *journal.FeatureLock) string { return lockReason(loc, l) },
 		"review": func(id string, status store.PatternStatus, action, back string) reviewForm {

@@ -195,7 +195,7 @@ func (a *App) addFindings(r *http.Request, days []dayGroup) error {
 			f := found[e.ID]
 			e.Patterns = f.Patterns
 			for _, fl := range f.Feelings {
-				e.Feelings = append(e.Feelings, feelingChip(fl.Name, fl))
+				e.Feelings = append(e.Feelings, feelingChip(viewerOf(r).Lang, fl.Name, fl))
 			}
 		}
 	}

@@ -33,8 +33,8 @@ func visibleTexts(page string) []string {
 	return out
 }
 
-// englishLeft are the English texts of the catalogue that read differently
-// in lang, as patterns matching a whole piece of a page (a %d or %s
+// englishLeft are the English texts of the catalogue (feelings included)
+// that read differently in lang, as patterns matching a whole piece of a page (a %d or %s
 // matches any number or words).
 func englishLeft(t *testing.T, lang string) map[string]*regexp.Regexp {
 	t.Helper()
@@ -57,6 +57,11 @@ func englishLeft(t *testing.T, lang string) map[string]*regexp.Regexp {
 	for key, msg := range f.Messages {
 		if msg != key {
 			add(key)
+		}
+	}
+	for name, said := range f.Feelings {
+		if said != name {
+			add(name)
 		}
 	}
 	for key := range f.Plurals {

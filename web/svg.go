@@ -131,6 +131,13 @@ func flowsIn(loc *i18n.Locale, flows []store.Flow, lay flowLayout) template.HTML
 	for c, heading := range []string{loc.T("Sets it off"), loc.T("Feels"), loc.T("You do")} {
 		fmt.Fprintf(&b, `<text class="heading" x="%d" y="18">%s</text>`, c*colW, esc(heading))
 	}
+	// The middle column's names are feelings, said in loc's language.
+	said := func(c int, name string) string {
+		if c == 1 {
+			return loc.Feeling(name)
+		}
+		return name
+	}
 	for c := range 2 {
 		keys := make([]link, 0, len(links[c]))
 		for k := range links[c] {
@@ -143,19 +150,19 @@ func flowsIn(loc *i18n.Locale, flows []store.Flow, lay flowLayout) template.HTML
 			y1, y2 := y(c, k.from), y(c+1, k.to)
 			mid := (x1 + x2) / 2
 			fmt.Fprintf(&b, `<path class="link" d="M%d %d C%d %d %d %d %d %d" stroke-width="%d"><title>%s → %s: %s</title></path>`,
-				x1, y1, mid, y1, mid, y2, x2, y2, min(2+2*(n-1), 14), esc(k.from), esc(k.to), esc(loc.T("%d situations", n)))
+				x1, y1, mid, y1, mid, y2, x2, y2, min(2+2*(n-1), 14), esc(said(c, k.from)), esc(said(c+1, k.to)), esc(loc.T("%d situations", n)))
 		}
 	}
 	for c := range 3 {
 		for _, name := range cols[c] {
 			yy := y(c, name) - nodeH/2
-			lines := nameLines(name, lay.chars, lay.lines)
+			lines := nameLines(said(c, name), lay.chars, lay.lines)
 			fmt.Fprintf(&b, `<g class="node col%d"><rect x="%d" y="%d" width="%d" height="%d" rx="6"></rect><text x="%d" y="%d">`,
 				c, c*colW, yy, nodeW, nodeH, c*colW+8, yy+nodeH/2+5-(len(lines)-1)*8)
 			for i, l := range lines {
 				fmt.Fprintf(&b, `<tspan x="%d" dy="%d">%s</tspan>`, c*colW+8, min(i, 1)*16, esc(l))
 			}
-			fmt.Fprintf(&b, `<title>%s</title></text></g>`, esc(name))
+			fmt.Fprintf(&b, `<title>%s</title></text></g>`, esc(said(c, name)))
 		}
 	}
 	b.WriteString(`</svg>`)

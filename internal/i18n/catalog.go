@@ -29,6 +29,10 @@ type File struct {
 	Messages map[string]string `toml:"messages"`
 	// Plurals maps a key with a count to its forms by plural category.
 	Plurals map[string]map[string]string `toml:"plurals"`
+	// Feelings names each feeling of the vocabulary (English, as stored)
+	// in the language: the model picks from the English words, people
+	// read these.
+	Feelings map[string]string `toml:"feelings"`
 }
 
 // ReadFile reads the catalogue file of lang; the tests read them all.

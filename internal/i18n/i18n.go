@@ -133,6 +133,18 @@ func (l *Locale) Messages(keys []string) map[string]any {
 	return out
 }
 
+// Feeling names a feeling of the vocabulary in the locale's language; a
+// name the catalogue lacks is shown as it is.
+func (l *Locale) Feeling(name string) string {
+	if l.pseudo {
+		return pseudoText(name)
+	}
+	if s, ok := l.file.Feelings[name]; ok {
+		return s
+	}
+	return name
+}
+
 // Number formats n with the locale's separators: 12,345 or 12.345.
 func (l *Locale) Number(n int) string { return l.printer.Sprint(n) }
 
