@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/recur-journal/recur/internal/i18n"
 	"github.com/recur-journal/recur/store"
@@ -129,7 +130,13 @@ func flowsIn(loc *i18n.Locale, flows []store.Flow, lay flowLayout) template.HTML
 	fmt.Fprintf(&b, `<svg %s viewBox="0 0 %d %d" width="%d" height="%d" role="img"><title>%s</title>`,
 		lay.attrs, width, height, width, height, esc(loc.T("What sets it off, how it feels and what you do, from %d situations", len(flows))))
 	for c, heading := range []string{loc.T("Sets it off"), loc.T("Feels"), loc.T("You do")} {
-		fmt.Fprintf(&b, `<text class="heading" x="%d" y="18">%s</text>`, c*colW, esc(heading))
+		// A heading longer than its column (some languages say more) is
+		// squeezed into it rather than run into the next one.
+		fit := ""
+		if n := utf8.RuneCountInString(heading); n*8 > colW-12 {
+			fit = fmt.Sprintf(` textLength="%d" lengthAdjust="spacingAndGlyphs"`, colW-12)
+		}
+		fmt.Fprintf(&b, `<text class="heading" x="%d" y="18"%s>%s</text>`, c*colW, fit, esc(heading))
 	}
 	// The middle column's names are feelings, said in loc's language.
 	said := func(c int, name string) string {
