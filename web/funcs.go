@@ -32,11 +32,21 @@ func funcs(loc *i18n.Locale) template.FuncMap {
 		"code": func(s string) template.HTML {
 			return template.HTML("<code>" + template.HTMLEscapeString(s) + "</code>")
 		},
-		"date":       func(t time.Time, form string) string { return loc.Date(t, i18n.DateForm(form)) },
-		"number":     loc.Number,
-		"formNote":   formNote,
-		"messages":   func() string { return scriptMessages(loc) },
-		"feeling":    loc.Feeling,
+		"date":     func(t time.Time, form string) string { return loc.Date(t, i18n.DateForm(form)) },
+		"number":   loc.Number,
+		"formNote": formNote,
+		"messages": func() string { return scriptMessages(loc) },
+		"feeling":  loc.Feeling,
+		"sentence": loc.Sentence,
+		"link": func(href, text string) template.HTML {
+			return template.HTML(`<a href="` + template.HTMLEscapeString(href) + `">` + template.HTMLEscapeString(text) + `</a>`)
+		},
+		"weekday": func(name string) string {
+			if d, ok := store.ParseWeekday(name); ok {
+				return loc.Weekday(d)
+			}
+			return name
+		},
 		"impact":     func(impact string) string { return loc.T(impactWords[impact]) },
 		"lockReason": func(l *journal.FeatureLock) string { return lockReason(loc, l) },
 		"review": func(id string, status store.PatternStatus, action, back string) reviewForm {

@@ -82,12 +82,14 @@ func TestPagesHaveNoEnglishLeft(t *testing.T) {
 	entryID := h.write(h.alice, "Heute war ein ruhiger Tag.", h.store.Now().Add(-time.Hour))
 	b := h.signIn(h.alice)
 	year := h.store.Now().Format("2006")
+	review := b.get("/review").location
 	english := englishLeft(t, "de")
 	for _, path := range []string{"/", "/?q=report", "/entries/" + entryID, "/patterns", "/patterns/" + patternID,
-		"/calendar", "/calendar?year=" + year, "/settings", "/nothing-here"} {
+		"/calendar", "/calendar?year=" + year, review, "/settings", "/settings/security", "/settings/apps",
+		"/settings/notifications", "/settings/data", "/nothing-here"} {
 		got := b.get(path)
-		if got.status >= 500 {
-			t.Fatalf("%s: status %d", path, got.status)
+		if want := map[bool]int{true: 404, false: 200}[path == "/nothing-here"]; got.status != want {
+			t.Fatalf("%s: status %d, want %d", path, got.status, want)
 		}
 		for _, piece := range visibleTexts(got.body) {
 			for key, re := range english {
