@@ -105,6 +105,7 @@ func (a *App) calendar(w http.ResponseWriter, r *http.Request) {
 			cd.Mood, cd.MoodWords = moodClass(v.Lang, day.Pleasantness)
 		}
 	}
+	name := a.patternNames(r)
 	for _, c := range list {
 		cd, ok := byDay[c.OccurredAt.In(v.Loc).Format(time.DateOnly)]
 		if !ok {
@@ -113,6 +114,7 @@ func (a *App) calendar(w http.ResponseWriter, r *http.Request) {
 		cd.Entries = append(cd.Entries, entryView{ID: c.ID, Status: string(c.Status), StatusWords: v.Lang.T(statusWords[c.Status]), Time: c.OccurredAt.In(v.Loc).Format("15:04")})
 		for _, p := range c.Patterns {
 			if !hasPattern(cd.Patterns, p.ID) {
+				p.Name = name(p.ID, p.Name)
 				cd.Patterns = append(cd.Patterns, p)
 			}
 		}

@@ -164,7 +164,7 @@ func (a *App) entry(w http.ResponseWriter, r *http.Request, status int, form *fo
 		Heading: v.Lang.Date(c.OccurredAt.In(v.Loc), i18n.WeekdayDateTime)}
 	for _, t := range tl {
 		if t.ID == c.ID {
-			d.Patterns = t.Patterns
+			d.Patterns = named(t.Patterns, a.patternNames(r))
 		}
 	}
 	switch {

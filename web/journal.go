@@ -189,11 +189,12 @@ func (a *App) addFindings(r *http.Request, days []dayGroup) error {
 	if err != nil {
 		return err
 	}
+	name := a.patternNames(r)
 	for i := range days {
 		for j := range days[i].Entries {
 			e := &days[i].Entries[j]
 			f := found[e.ID]
-			e.Patterns = f.Patterns
+			e.Patterns = named(f.Patterns, name)
 			for _, fl := range f.Feelings {
 				e.Feelings = append(e.Feelings, feelingChip(viewerOf(r).Lang, fl.Name, fl))
 			}

@@ -96,3 +96,32 @@ func TestSignInMailsSpeakTheAppLocale(t *testing.T) {
 		t.Errorf("code mail lacks %q and its code:\n%s", want, code.Text)
 	}
 }
+
+// A pattern is shown by its name in the reader's language once the
+// pipeline has written it: on the journal, the patterns, its own page, the
+// calendar and the week's review, its id unchanged. Without one, and for
+// an English reader, it keeps its English name.
+func TestPatternsShowTheirNameInTheReadersLanguage(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, nil)
+	id := h.lunchPattern(h.alice)
+	b := h.signIn(h.alice)
+	mustHave(t, b.get("/patterns/"+id), 200, "skipping meals")
+	h.setLocale(h.alice, "de")
+	p, err := h.store.FindPattern(context.Background(), h.alice.ID, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustHave(t, b.get("/patterns/"+id), 200, "<h1>skipping meals</h1>")
+	if err := h.store.SetCategoryName(context.Background(), p.CategoryID, "de", p.Name, "Mahlzeiten auslassen"); err != nil {
+		t.Fatal(err)
+	}
+	review := b.get("/review").location
+	for _, path := range []string{"/", "/patterns", "/patterns/" + id, "/calendar", review} {
+		got := b.get(path)
+		mustHave(t, got, 200, "Mahlzeiten auslassen", `/patterns/`+id+`"`)
+		mustNotHave(t, got, ">skipping meals<")
+	}
+	h.setLocale(h.alice, "en")
+	mustHave(t, b.get("/patterns/"+id), 200, "<h1>skipping meals</h1>")
+}

@@ -101,6 +101,7 @@ func (a *App) listPatterns(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var d patternsData
+	name := a.patternNames(r)
 	for i := range list {
 		p := &list[i]
 		t, ok := then[p.ID]
@@ -113,6 +114,10 @@ func (a *App) listPatterns(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		pv := patternView{Pattern: *p, State: p.State(), Days: with, Strip: dayStrip(v.Lang, seen[p.ID], now, stripDays), Then: t}
+		pv.Name = name(p.ID, p.Name)
+		for j := range pv.Then {
+			pv.Then[j].Name = name(pv.Then[j].ID, pv.Then[j].Name)
+		}
 		if pv.State == store.PatternClosed {
 			d.Closed = append(d.Closed, pv)
 		} else {
@@ -122,6 +127,9 @@ func (a *App) listPatterns(w http.ResponseWriter, r *http.Request) {
 	if d.Rejected, err = a.opts.Store.RejectedPatterns(ctx, v.User.ID); err != nil {
 		a.fail(w, r, err)
 		return
+	}
+	for i := range d.Rejected {
+		d.Rejected[i].Name = name(d.Rejected[i].ID, d.Rejected[i].Name)
 	}
 	if len(list) == 0 {
 		if d.Lock, err = journal.FindFeatureLock(ctx, a.opts.Store, v.User.ID, journal.LockPatterns, ""); err != nil {
@@ -234,7 +242,12 @@ func (a *App) showPattern(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, r, err)
 		return
 	}
+	name := a.patternNames(r)
+	pv.Name = name(p.ID, p.Name)
 	pv.Loop = loops[p.ID].Related
+	for i := range pv.Loop {
+		pv.Loop[i].Name = name(pv.Loop[i].ID, pv.Loop[i].Name)
+	}
 	d := patternData{Pattern: pv, HasFlows: len(detail.Flows) > 0}
 	if d.HasFlows {
 		d.Flows = flowsSVG(v.Lang, detail.Flows)
@@ -279,7 +292,7 @@ func (a *App) showPattern(w http.ResponseWriter, r *http.Request) {
 		d.Entries = append(d.Entries, e)
 	}
 	d.Calendar = dayStrip(v.Lang, days, a.opts.Store.Now().In(v.Loc), 7*26)
-	a.render(w, r, http.StatusOK, "pattern", page{Title: p.Name, Nav: "patterns", Data: d})
+	a.render(w, r, http.StatusOK, "pattern", page{Title: pv.Name, Nav: "patterns", Data: d})
 }
 
 // back returns where a review form asks to go back to: the list or the

@@ -44,6 +44,12 @@ func (a *App) showReview(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, r, err)
 		return
 	}
+	name := a.patternNames(r)
+	for _, list := range [][]notify.ReviewPattern{rev.New, rev.CameBack, rev.Quiet, rev.Accepted} {
+		for i := range list {
+			list[i].Name = name(list[i].ID, list[i].Name)
+		}
+	}
 	a.render(w, r, http.StatusOK, "review", page{Title: a.t(r, "Week %s", rev.Week), Nav: "calendar",
 		Data: reviewData{Review: rev, Last: rev.To.AddDate(0, 0, -1), Sections: []reviewSection{
 			{Title: i18n.Key("New this week"), Test: "new", List: rev.New, Empty: i18n.Key("No new patterns this week.")},

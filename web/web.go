@@ -174,10 +174,14 @@ func (a *App) ServeHTTP(w http.ResponseWriter, r *http.Request) { a.mux.ServeHTT
 
 // viewer is the signed-in person a page is rendered for.
 type viewer struct {
-	User  *store.User
-	Loc   *time.Location
-	Lang  *i18n.Locale // their app_locale
-	Today string       // the date in Loc by the server's clock, YYYY-MM-DD: the latest a date picker offers
+	User *store.User
+	Loc  *time.Location
+	Lang *i18n.Locale // their app_locale
+	// AppLocale is the app_locale as set, also where the pages speak
+	// English for want of a catalogue: pattern names and descriptions
+	// are written in it.
+	AppLocale string
+	Today     string // the date in Loc by the server's clock, YYYY-MM-DD: the latest a date picker offers
 }
 
 type viewerKey struct{}
@@ -221,7 +225,7 @@ func (a *App) viewer(r *http.Request) (*viewer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &viewer{User: u, Loc: loc, Lang: i18n.For(tag), Today: a.opts.Store.Now().In(loc).Format(time.DateOnly)}, nil
+	return &viewer{User: u, Loc: loc, Lang: i18n.For(tag), AppLocale: tag, Today: a.opts.Store.Now().In(loc).Format(time.DateOnly)}, nil
 }
 
 // locale is the language a page speaks: the signed-in person's app_locale,
