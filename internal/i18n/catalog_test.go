@@ -17,9 +17,9 @@ import (
 	"github.com/recur-journal/recur/store/storetest"
 )
 
-// The packages whose pages, mails and notifications speak from the
-// catalogue, from this package's folder.
-var speaking = []string{"../../web", "../../account", "../../notify", "../../mail"}
+// The packages whose pages, mails, notifications and API error sentences
+// speak from the catalogue, from this package's folder.
+var speaking = []string{"../../web", "../../account", "../../notify", "../../mail", "../../server"}
 
 var templateKey = regexp.MustCompile(`[({]-?\s*(?:t|th)\s+("(?:[^"\\]|\\.)*")`)
 
