@@ -29,6 +29,35 @@ func (n *Notifier) locale(ctx context.Context, userID string) *i18n.Locale {
 	return i18n.For(tag)
 }
 
+// localBody is the delivery's body for the addressee's eyes: a pattern's
+// name becomes its name in their app_locale where the pipeline has written
+// one (webhooks keep the body as stored). It returns body on any failure.
+func (n *Notifier) localBody(ctx context.Context, userID string, body []byte) []byte {
+	var ev map[string]any
+	if json.Unmarshal(body, &ev) != nil {
+		return body
+	}
+	data, _ := ev["data"].(map[string]any)
+	id, _ := data["id"].(string)
+	if typ, _ := ev["type"].(string); id == "" || len(typ) < 8 || typ[:8] != "pattern." {
+		return body
+	}
+	tag, err := n.opts.Store.SettingValue(ctx, userID, store.SettingAppLocale)
+	if err != nil {
+		return body
+	}
+	names, err := n.opts.Store.PatternNames(ctx, userID, tag)
+	if err != nil || names[id] == "" {
+		return body
+	}
+	data["name"] = names[id]
+	out, err := json.Marshal(ev)
+	if err != nil {
+		return body
+	}
+	return out
+}
+
 // DescribeIn tells the event whose JSON body is body in loc's words: the
 // words of ntfy, push and mail notifications, in the addressee's language.
 func DescribeIn(loc *i18n.Locale, body []byte) Message {

@@ -89,10 +89,17 @@ var impactWords = map[string]string{"low": i18n.Key("low impact"), "moderate": i
 // do, from the lock's counts; the journal's own sentence (the API's) is
 // English. An open lock, or one the catalogue cannot say, keeps it.
 func lockReason(loc *i18n.Locale, l *journal.FeatureLock) string {
+	if !l.Locked && l.Type == journal.LockPatterns {
+		return loc.T("Open: you have written on %d different days.", l.Current)
+	}
 	if !l.Locked {
 		return loc.Sentence(l.Reason)
 	}
 	switch {
+	case l.Type == journal.LockFlows && l.Scope != "":
+		return loc.T("A flow shows when one passage names what set it off, how it felt and what was done; no passage about this pattern has all three yet, so next time it happens write what set it off, how you felt and what you did.")
+	case l.Type == journal.LockFlows:
+		return loc.T("A flow shows when one passage names what set it off, how it felt and what was done; none of your patterns has one yet, so next time write what set it off, how you felt and what you did in one passage.")
 	case l.Type == journal.LockPatterns:
 		return loc.T("Patterns show once you have written on %d different days; you have written on %d, so write on %d more.",
 			l.Required, l.Current, l.Required-l.Current)
