@@ -19,12 +19,12 @@ type credentialRow struct {
 	LastUsed, Expires string
 }
 
-// when writes t in loc to the minute, or never for nil.
-func when(t *time.Time, loc *time.Location) string {
+// when writes t in loc to the minute in lang's words, or never for nil.
+func when(lang *i18n.Locale, t *time.Time, loc *time.Location) string {
 	if t == nil {
-		return "never"
+		return lang.T("never")
 	}
-	return t.In(loc).Format("2 Jan 2006, 15:04")
+	return lang.Date(t.In(loc), i18n.ShortDateTime)
 }
 
 // caller is the signed-in person of a page as the account rules see them:
@@ -162,7 +162,7 @@ func (a *App) renderSecurity(w http.ResponseWriter, r *http.Request, status int,
 	loc := viewerOf(r).Loc
 	for _, ss := range sessions {
 		d.Sessions = append(d.Sessions, credentialRow{ID: ss.ID, Name: ss.Name, Detail: ss.IP, Current: ss.Current,
-			LastUsed: when(&ss.LastUsedAt, loc), Expires: when(&ss.ExpiresAt, loc)})
+			LastUsed: when(viewerOf(r).Lang, &ss.LastUsedAt, loc), Expires: when(viewerOf(r).Lang, &ss.ExpiresAt, loc)})
 	}
 	tokens, _, err := a.opts.Accounts.Tokens(ctx, caller(r), allOfThem)
 	if err != nil {
@@ -175,7 +175,7 @@ func (a *App) renderSecurity(w http.ResponseWriter, r *http.Request, status int,
 			detail = "app · " + detail
 		}
 		d.Tokens = append(d.Tokens, credentialRow{ID: t.ID, Name: t.Name, Detail: detail, Current: t.Current,
-			LastUsed: when(t.LastUsedAt, loc), Expires: when(t.ExpiresAt, loc)})
+			LastUsed: when(viewerOf(r).Lang, t.LastUsedAt, loc), Expires: when(viewerOf(r).Lang, t.ExpiresAt, loc)})
 	}
 	if d.Setup != nil {
 		d.QR = template.HTML(d.Setup.QRCodeSVG) // made by the server from the otpauth URL, not from input
