@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -124,4 +125,28 @@ func TestPatternsShowTheirNameInTheReadersLanguage(t *testing.T) {
 	}
 	h.setLocale(h.alice, "en")
 	mustHave(t, b.get("/patterns/"+id), 200, "<h1>skipping meals</h1>")
+}
+
+// The month grid starts its weeks on the locale's first day: Monday in
+// German, Sunday in American English and Brazilian Portuguese, the column
+// heads in the same order, and every day of the month is in it.
+func TestCalendarWeekStartsOnTheLocalesFirstDay(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, nil)
+	b := h.signIn(h.alice)
+	// 1 March 2026 is a Sunday; 31 March a Tuesday.
+	for _, c := range []struct{ tag, first, head, last string }{
+		{"de", "2026-02-23", `<th scope="col" abbr="Montag">Mo</th>`, "2026-04-05"},
+		{"en", "2026-03-01", `<th scope="col" abbr="Sunday">Su</th>`, "2026-04-04"},
+		{"pt-BR", "2026-03-01", `<th scope="col" abbr="domingo">dom</th>`, "2026-04-04"},
+		{"fr", "2026-02-23", `<th scope="col" abbr="lundi">lu</th>`, "2026-04-05"},
+	} {
+		h.setLocale(h.alice, c.tag)
+		got := b.get("/calendar?month=2026-03")
+		mustHave(t, got, 200, `<thead><tr>`+c.head, `data-date="2026-03-31"`)
+		dates := regexp.MustCompile(`<td data-date="([0-9-]+)"`).FindAllStringSubmatch(got.body, -1)
+		if len(dates) == 0 || dates[0][1] != c.first || dates[len(dates)-1][1] != c.last || len(dates)%7 != 0 {
+			t.Errorf("%s: the grid runs %v, want %s to %s in whole weeks", c.tag, dates, c.first, c.last)
+		}
+	}
 }
