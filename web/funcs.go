@@ -23,6 +23,7 @@ type reviewForm struct {
 // funcs are the templates' functions in loc's language: {{t "key" args}}
 // says a message from the catalogue.
 func funcs(loc *i18n.Locale) template.FuncMap {
+	messages := scriptMessages(loc) // the same on every page of the language
 	return template.FuncMap{
 		"t":  loc.T,
 		"th": func(key string, args ...any) template.HTML { return htmlMessage(loc, key, args...) },
@@ -35,7 +36,7 @@ func funcs(loc *i18n.Locale) template.FuncMap {
 		"date":     func(t time.Time, form string) string { return loc.Date(t, i18n.DateForm(form)) },
 		"number":   loc.Number,
 		"formNote": formNote,
-		"messages": func() string { return scriptMessages(loc) },
+		"messages": func() string { return messages },
 		"feeling":  loc.Feeling,
 		"sentence": loc.Sentence,
 		"link": func(href, text string) template.HTML {
