@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -63,6 +64,8 @@ type cat struct {
 	keys    map[string]bool // every key some catalogue translates
 	english *File
 	files   map[string]*File
+	made    sync.Map // tag -> *Locale, see For
+	madeN   atomic.Int64
 	// pseudo is the pseudo-locale's catalogue, made when first asked for.
 	pseudoOnce sync.Once
 	pseudo     *catalog.Builder

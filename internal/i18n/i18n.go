@@ -27,6 +27,9 @@ import (
 // asks for none that Recur speaks.
 const Default = "en"
 
+// maxMade bounds how many locales For keeps.
+const maxMade = 1000
+
 // Pseudo is the tag of the pseudo-locale: English made longer and accented,
 // to find text that is not from the catalogue and layouts that break with
 // longer words. It can be set as app_locale but is offered by no picker.
@@ -53,14 +56,25 @@ type Locale struct {
 // ("de", "pt-BR"); a tag Recur does not speak is English.
 func For(tag string) *Locale {
 	c := load()
+	// Pages ask once a request: a locale, only read once made, is kept
+	// by its tag.
+	if l, ok := c.made.Load(tag); ok {
+		return l.(*Locale)
+	}
+	var l *Locale
 	if strings.EqualFold(strings.TrimSpace(tag), Pseudo) {
-		return c.pseudoLocale()
+		l = c.pseudoLocale()
+	} else if t, err := language.Parse(tag); err == nil {
+		l = c.locale(t)
+	} else {
+		l = c.locale(language.Make(Default))
 	}
-	t, err := language.Parse(tag)
-	if err != nil {
-		t = language.Make(Default)
+	// The tags people set are few; past maxMade, locales are made anew
+	// rather than kept, so no one can grow the cache without bound.
+	if c.madeN.Add(1) <= maxMade {
+		c.made.Store(tag, l)
 	}
-	return c.locale(t)
+	return l
 }
 
 // FromAcceptLanguage returns the locale a browser's Accept-Language header
