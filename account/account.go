@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/recur-journal/recur/internal/i18n"
 	"github.com/recur-journal/recur/mail"
 	"github.com/recur-journal/recur/store"
 )
@@ -137,7 +138,7 @@ func (a *Accounts) SessionCaller(ctx context.Context) (*Caller, error) {
 
 // ErrNoSession is the 401 of an action asked for on a browser session
 // nobody is signed in on.
-var ErrNoSession = &Error{Status: http.StatusUnauthorized, Message: "Sign in first."}
+var ErrNoSession = &Error{Status: http.StatusUnauthorized, Message: i18n.Key("Sign in first.")}
 
 // send queues a mail, if there is anywhere to send it.
 func (a *Accounts) send(m mail.Message) {

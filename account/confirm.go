@@ -78,7 +78,8 @@ func (a *Accounts) MailConfirmationCode(ctx context.Context, c *Caller) error {
 	if err := a.opts.Store.CreateMailCode(ctx, c.User.ID, store.CodeConfirm, a.keys.mac(store.CodeConfirm, c.User.ID, code), MailCodeLifetime); err != nil {
 		return err
 	}
-	a.send(codeMail(c.User.Email, "Your Recur confirmation code", "confirm this session", code))
+	loc := a.locale(ctx, c.User.ID)
+	a.send(codeMail(loc, c.User.Email, loc.T("Your Recur confirmation code"), loc.T("Your code to confirm this session is:"), code))
 	return nil
 }
 

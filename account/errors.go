@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+
+	"github.com/recur-journal/recur/internal/i18n"
 )
 
 // Error is a refusal by an account rule, meant for the person: its Message
@@ -49,4 +51,4 @@ func tooMany(msg string, secs int) *Error {
 
 // errConfirmationRequired is the 423 of an action that needs the session
 // confirmed first (ConfirmWithPassword or ConfirmWithCode).
-var errConfirmationRequired = &Error{Status: http.StatusLocked, Message: "Password confirmation required."}
+var errConfirmationRequired = &Error{Status: http.StatusLocked, Message: i18n.Key("Password confirmation required.")}

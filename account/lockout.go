@@ -3,7 +3,6 @@ package account
 import (
 	"context"
 	"crypto/subtle"
-	"fmt"
 	"html"
 	"math"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/pquerna/otp"
 	"github.com/pquerna/otp/totp"
 
+	"github.com/recur-journal/recur/internal/i18n"
 	"github.com/recur-journal/recur/mail"
 	"github.com/recur-journal/recur/store"
 )
@@ -44,7 +44,7 @@ func (a *Accounts) failed(ctx context.Context, user *store.User, factor string) 
 	a.log(ctx).Warn("sign-in locked after too many wrong tries", "user_id", user.ID, "factor", factor,
 		"until", note.Until.Format(time.RFC3339), "mailed", note.Mail)
 	if note.Mail {
-		a.send(lockMail(user.Email, factor, note.Until))
+		a.send(lockMail(a.locale(ctx, user.ID), user.Email, factor, note.Until))
 	}
 	return nil
 }
@@ -69,16 +69,16 @@ func errLocked(what string, until, now time.Time) *Error {
 }
 
 // lockMail tells an account that one of its ways of signing in is locked.
-func lockMail(to, factor string, until time.Time) mail.Message {
-	what, then := "passwords", "Until then the right password is refused too; signing in by a mailed link or code still works."
+func lockMail(loc *i18n.Locale, to, factor string, until time.Time) mail.Message {
+	at := loc.Date(until.UTC(), i18n.DateTime) + " UTC"
+	what := loc.T("Someone gave too many wrong passwords for your Recur account, so that way of signing in is paused until %s.", at)
+	then := loc.T("Until then the right password is refused too; signing in by a mailed link or code still works.")
 	if factor == store.FactorTwoFactor {
-		what, then = "two-factor codes", "These came after a right password or sign-in link: if they were not yours, change your password now."
+		what = loc.T("Someone gave too many wrong two-factor codes for your Recur account, so that way of signing in is paused until %s.", at)
+		then = loc.T("These came after a right password or sign-in link: if they were not yours, change your password now.")
 	}
-	at := until.UTC().Format("15:04 UTC on 2 January 2006")
-	text := fmt.Sprintf("Someone gave too many wrong %s for your Recur account, so that way of signing in is paused until %s.\n\n%s\n\n"+
-		"If it was you, wait until then. The owner of this Recur server can lift the pause at once with: recur user unlock %s\n\nRecur",
-		what, at, then, to)
-	return mail.Message{To: to, Subject: "Recur paused sign-in to your account", Text: text,
+	text := what + "\n\n" + then + "\n\n" + loc.T("If it was you, wait until then. The owner of this Recur server can lift the pause at once with: %s", "recur user unlock "+to) + "\n\nRecur"
+	return mail.Message{To: to, Subject: loc.T("Recur paused sign-in to your account"), Text: text,
 		HTML: "<p>" + strings.ReplaceAll(html.EscapeString(text), "\n\n", "</p><p>") + "</p>"}
 }
 

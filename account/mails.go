@@ -1,35 +1,49 @@
 package account
 
 import (
+	"context"
 	"fmt"
 	"html"
 
+	"github.com/recur-journal/recur/internal/i18n"
 	"github.com/recur-journal/recur/mail"
+	"github.com/recur-journal/recur/store"
 )
 
-// codeMail is a mail carrying a code to type in.
-func codeMail(to, subject, purpose, code string) mail.Message {
+// locale is the language of the user's app_locale, which their mails
+// speak; English when it cannot be read.
+func (a *Accounts) locale(ctx context.Context, userID string) *i18n.Locale {
+	tag, err := a.opts.Store.SettingValue(ctx, userID, store.SettingAppLocale)
+	if err != nil {
+		tag = i18n.Default
+	}
+	return i18n.For(tag)
+}
+
+// codeMail is a mail carrying a code to type in; intro is the sentence
+// before the code, saying what it is for.
+func codeMail(loc *i18n.Locale, to, subject, intro, code string) mail.Message {
+	works := loc.T("It works once, for 10 minutes. If you did not ask for it, ignore this mail: nobody can use it without this mailbox.")
 	return mail.Message{
 		To:      to,
 		Subject: subject,
-		Text: fmt.Sprintf("Your code to %s is:\n\n    %s\n\nIt works once, for 10 minutes. If you did not ask for it, ignore this mail: nobody can use it without this mailbox.\n\nRecur",
-			purpose, code),
-		HTML: fmt.Sprintf(`<p>Your code to %s is:</p><p style="font-size:28px;font-family:monospace;letter-spacing:4px"><strong>%s</strong></p>`+
-			`<p>It works once, for 10 minutes. If you did not ask for it, ignore this mail: nobody can use it without this mailbox.</p><p>Recur</p>`,
-			html.EscapeString(purpose), html.EscapeString(code)),
+		Text:    fmt.Sprintf("%s\n\n    %s\n\n%s\n\nRecur", intro, code, works),
+		HTML: fmt.Sprintf(`<p>%s</p><p style="font-size:28px;font-family:monospace;letter-spacing:4px"><strong>%s</strong></p>`+
+			`<p>%s</p><p>Recur</p>`,
+			html.EscapeString(intro), html.EscapeString(code), html.EscapeString(works)),
 		Code: code,
 	}
 }
 
-// linkMail is a mail carrying a link to open.
-func linkMail(to, subject, action, link, lifetime string) mail.Message {
+// linkMail is a mail carrying a link to open; open says what it does, and
+// works how long it works.
+func linkMail(to, subject, open, link, works string) mail.Message {
 	return mail.Message{
 		To:      to,
 		Subject: subject,
-		Text: fmt.Sprintf("Open this link to %s:\n\n%s\n\nIt works for %s. If you did not ask for it, ignore this mail.\n\nRecur",
-			action, link, lifetime),
-		HTML: fmt.Sprintf(`<p><a href="%s">Open this link to %s</a>.</p><p>It works for %s. If you did not ask for it, ignore this mail.</p><p>Recur</p>`,
-			html.EscapeString(link), html.EscapeString(action), html.EscapeString(lifetime)),
+		Text:    fmt.Sprintf("%s:\n\n%s\n\n%s\n\nRecur", open, link, works),
+		HTML: fmt.Sprintf(`<p><a href="%s">%s</a>.</p><p>%s</p><p>Recur</p>`,
+			html.EscapeString(link), html.EscapeString(open), html.EscapeString(works)),
 		Link: link,
 	}
 }

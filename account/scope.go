@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/recur-journal/recur/internal/i18n"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -43,18 +44,18 @@ type ScopeInfo struct {
 // Scopes lists every scope but ScopeAll, in the order the README and
 // OpenAPI show them.
 var Scopes = []ScopeInfo{
-	{ScopeProfileRead, "Read the account: GET /users/me."},
-	{ScopeCapturesRead, "Read entries and the calendar: captures, timeline."},
-	{ScopeCapturesWrite, "Write and delete entries."},
-	{ScopePatternsRead, "Read patterns, their correlations and flows."},
-	{ScopePatternsReview, "Accept or reject patterns and correlations."},
-	{ScopeSettingsRead, "Read settings."},
-	{ScopeSettingsWrite, "Change settings."},
-	{ScopeFeedbackWrite, "Send feedback to whoever runs this instance."},
-	{ScopeAppsManage, "List, register, change and remove third-party apps and their tokens."},
-	{ScopeDevicesWrite, "Register and remove the push tokens of your devices."},
-	{ScopeAccountExport, "Download everything stored for the account: GET /users/me/export."},
-	{ScopeMetricsRead, "Read the whole instance's metrics in the Prometheus format: GET /metrics (outside /api). Only the owner grants it, with recur token create; * does not include it."},
+	{ScopeProfileRead, i18n.Key("Read the account: GET /users/me.")},
+	{ScopeCapturesRead, i18n.Key("Read entries and the calendar: captures, timeline.")},
+	{ScopeCapturesWrite, i18n.Key("Write and delete entries.")},
+	{ScopePatternsRead, i18n.Key("Read patterns, their correlations and flows.")},
+	{ScopePatternsReview, i18n.Key("Accept or reject patterns and correlations.")},
+	{ScopeSettingsRead, i18n.Key("Read settings.")},
+	{ScopeSettingsWrite, i18n.Key("Change settings.")},
+	{ScopeFeedbackWrite, i18n.Key("Send feedback to whoever runs this instance.")},
+	{ScopeAppsManage, i18n.Key("List, register, change and remove third-party apps and their tokens.")},
+	{ScopeDevicesWrite, i18n.Key("Register and remove the push tokens of your devices.")},
+	{ScopeAccountExport, i18n.Key("Download everything stored for the account: GET /users/me/export.")},
+	{ScopeMetricsRead, i18n.Key("Read the whole instance's metrics in the Prometheus format: GET /metrics (outside /api). Only the owner grants it, with recur token create; * does not include it.")},
 }
 
 // ScopeNames lists the names of Scopes, in order.

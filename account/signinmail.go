@@ -99,7 +99,9 @@ func (a *Accounts) mailSignIn(r signInRequest) {
 	if r.web {
 		if login, ok := a.mailedLink("/magic-links/login"); ok {
 			link, _ := a.signLink(login, user.ID, "/", "")
-			a.send(linkMail(user.Email, "Sign in to Recur", "sign in to Recur", link, "15 minutes"))
+			loc := a.locale(ctx, user.ID)
+			a.send(linkMail(user.Email, loc.T("Sign in to Recur"), loc.T("Open this link to sign in to Recur"), link,
+				loc.T("It works for 15 minutes. If you did not ask for it, ignore this mail.")))
 			return
 		}
 		// A request's Host may be anyone's: without base_url no link is
@@ -111,5 +113,6 @@ func (a *Accounts) mailSignIn(r signInRequest) {
 		r.log.Error("sign-in mail", "user_id", user.ID, "error", err)
 		return
 	}
-	a.send(codeMail(user.Email, "Your Recur sign-in code", "sign in to Recur", code))
+	loc := a.locale(ctx, user.ID)
+	a.send(codeMail(loc, user.Email, loc.T("Your Recur sign-in code"), loc.T("Your code to sign in to Recur is:"), code))
 }

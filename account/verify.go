@@ -29,7 +29,9 @@ func (a *Accounts) SendVerificationMail(ctx context.Context, c *Caller) (sent bo
 	}
 	exp := strconv.FormatInt(a.opts.Store.Now().Add(VerificationLinkLifetime).Unix(), 10)
 	q := url.Values{"user_uuid": {user.ID}, "expires": {exp}, "signature": {a.keys.mac("verify-email", user.ID, user.Email, exp)}}
-	a.send(linkMail(user.Email, "Verify your address for Recur", "verify your address", verify+"?"+q.Encode(), "an hour"))
+	loc := a.locale(ctx, user.ID)
+	a.send(linkMail(user.Email, loc.T("Verify your address for Recur"), loc.T("Open this link to verify your address"), verify+"?"+q.Encode(),
+		loc.T("It works for an hour. If you did not ask for it, ignore this mail.")))
 	return true, nil
 }
 

@@ -93,7 +93,7 @@ func TestHealthPoolEndpoints(t *testing.T) {
 	}
 	page, _ := io.ReadAll(res.Body)
 	res.Body.Close()
-	for _, want := range []string{`data-testid="ollama-banner"`, "1 of the 2 model servers do not work",
+	for _, want := range []string{`data-testid="ollama-banner"`, "1 of the 2 model servers does not work",
 		`data-endpoint="` + first.URL() + `" data-up="false"`, `data-endpoint="` + second.URL() + `" data-up="true"`} {
 		if !strings.Contains(string(page), want) {
 			t.Errorf("the journal page lacks %s:\n%s", want, page)

@@ -76,7 +76,7 @@ func commonPrefix(a, b string) int {
 func (m *promptMeter) report() []StepPrompts {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	order := []string{pipeline.StepTranslate, pipeline.StepSegment, pipeline.StepExtract, pipeline.StepCategorise, pipeline.StepDescribe}
+	order := []string{pipeline.StepTranslate, pipeline.StepSegment, pipeline.StepExtract, pipeline.StepCategorise, pipeline.StepDescribe, pipeline.StepName}
 	var out []StepPrompts
 	for name, s := range m.steps {
 		sp := StepPrompts{Step: name, Calls: s.calls, PromptTokens: s.tokens, PromptBytes: s.bytes}
@@ -102,13 +102,13 @@ func (m *promptMeter) report() []StepPrompts {
 
 // splitPerEntry is the prompt tokens per entry that the steps' shared
 // starts make up, and the rest, over the calls that belong to entries
-// (descriptions belong to none).
+// (descriptions and pattern names belong to none).
 func splitPerEntry(steps []StepPrompts, entries int) (fixed, varying float64) {
 	if entries == 0 {
 		return 0, 0
 	}
 	for _, s := range steps {
-		if s.Step == pipeline.StepDescribe {
+		if s.Step == pipeline.StepDescribe || s.Step == pipeline.StepName {
 			continue
 		}
 		fixed += s.FixedTokens * float64(s.Calls)

@@ -15,6 +15,7 @@ import (
 
 	webpush "github.com/SherClockHolmes/webpush-go"
 
+	"github.com/recur-journal/recur/internal/i18n"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -151,14 +152,14 @@ type PushMessage struct {
 }
 
 // pushMessage tells the event whose JSON body is body as a PushMessage.
-func pushMessage(body []byte) PushMessage {
+func pushMessage(loc *i18n.Locale, body []byte) PushMessage {
 	var ev struct {
 		Type string         `json:"type"`
 		Data map[string]any `json:"data"`
 	}
 	json.Unmarshal(body, &ev)
 	id, _ := ev.Data["id"].(string)
-	msg := Describe(body)
+	msg := DescribeIn(loc, body)
 	out := PushMessage{Title: msg.Title, Body: msg.Text, Type: ev.Type, URL: "/"}
 	switch {
 	case strings.HasPrefix(ev.Type, "pattern.") && id != "":
@@ -184,7 +185,7 @@ func (n *Notifier) sendPush(ctx context.Context, d *store.Delivery) (int, error)
 	if err != nil {
 		return 0, err
 	}
-	msg := pushMessage([]byte(d.Body))
+	msg := pushMessage(n.locale(ctx, d.UserID), n.localBody(ctx, d.UserID, []byte(d.Body)))
 	payload, _ := json.Marshal(msg)
 	urgency := webpush.UrgencyNormal
 	if Describe([]byte(d.Body)).Urgent {

@@ -177,6 +177,11 @@ func (p *Pipeline) describeFor(ctx context.Context, log *slog.Logger, userID str
 	if err := p.writeDescriptions(ctx, log, userID); err != nil && !fault(err) {
 		log.Warn("pattern descriptions not written", "error", err)
 	}
+	// Names in the reader's language are for show: one not written now
+	// leaves the English name on the pages until the next run.
+	if err := p.writeCategoryNames(ctx, log, userID); err != nil && !fault(err) {
+		log.Warn("pattern names not written in the reader's language", "error", err)
+	}
 }
 
 // Workers is the number of workers.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/recur-journal/recur/account"
 	"github.com/recur-journal/recur/internal/english"
+	"github.com/recur-journal/recur/internal/i18n"
 	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/store"
 )
@@ -58,15 +59,15 @@ func init() {
 
 // statusMessages are the bodies of errors that carry no message of their own.
 var statusMessages = map[int]string{
-	http.StatusUnauthorized:          "Unauthenticated.",
-	http.StatusForbidden:             "This action is unauthorized.",
-	http.StatusNotFound:              "Not found.",
-	http.StatusMethodNotAllowed:      "Method not allowed.",
-	http.StatusNotAcceptable:         "Only application/json responses can be produced.",
-	http.StatusRequestEntityTooLarge: "The request body is too large.",
-	http.StatusTooManyRequests:       "Too many requests.",
-	http.StatusInternalServerError:   "Server error.",
-	http.StatusServiceUnavailable:    "Service unavailable.",
+	http.StatusUnauthorized:          i18n.Key("Unauthenticated."),
+	http.StatusForbidden:             i18n.Key("This action is unauthorized."),
+	http.StatusNotFound:              i18n.Key("Not found."),
+	http.StatusMethodNotAllowed:      i18n.Key("Method not allowed."),
+	http.StatusNotAcceptable:         i18n.Key("Only application/json responses can be produced."),
+	http.StatusRequestEntityTooLarge: i18n.Key("The request body is too large."),
+	http.StatusTooManyRequests:       i18n.Key("Too many requests."),
+	http.StatusInternalServerError:   i18n.Key("Server error."),
+	http.StatusServiceUnavailable:    i18n.Key("Service unavailable."),
 }
 
 // codeStatuses maps each store error code to its HTTP status: the one place
@@ -127,9 +128,9 @@ func buildError(ctx context.Context, status int, msg string, errs ...error) *api
 	case status == http.StatusBadRequest || status == http.StatusUnsupportedMediaType:
 		// Huma answers 400 to a missing or unparsable body; to a client that
 		// is bad input like any other, so it gets the same 422 shape.
-		sentence := "The request body must be a JSON object."
+		sentence := i18n.Key("The request body must be a JSON object.")
 		if status == http.StatusUnsupportedMediaType {
-			sentence = "The request body must be sent as application/json."
+			sentence = i18n.Key("The request body must be sent as application/json.")
 		}
 		return validationError(map[string][]string{"body": {sentence}})
 	case status >= 500 && clientGone(ctx):
@@ -164,7 +165,7 @@ func validationError(fields map[string][]string) *apiError {
 		n += len(v)
 	}
 	slices.Sort(keys)
-	msg := "The given data was invalid."
+	msg := i18n.Key("The given data was invalid.")
 	if len(keys) > 0 {
 		msg = fields[keys[0]][0]
 		if n > 1 {

@@ -210,7 +210,7 @@ func New(opts Options) *Server {
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeJSONError(w, &apiError{status: http.StatusNotFound, Message: "No API route matches " + r.Method + " " + r.URL.Path + "."})
 	})
-	s.handler = withSecurityHeaders(s.withRequestLog(limitBodies(s.sessions.LoadAndSave(s.checkOrigin(mux)), opts.MaxBodyBytes, opts.MaxImportBytes)),
+	s.handler = withSecurityHeaders(s.withRequestLog(localizeErrors(limitBodies(s.sessions.LoadAndSave(s.checkOrigin(mux)), opts.MaxBodyBytes, opts.MaxImportBytes))),
 		strings.HasPrefix(opts.BaseURL, "https://"))
 	return s
 }

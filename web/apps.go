@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/recur-journal/recur/account"
+	"github.com/recur-journal/recur/internal/i18n"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -51,7 +52,7 @@ func scopeChoices(ticked []string) []scopeChoice {
 		}
 		out = append(out, scopeChoice{Name: string(s.Name), Description: s.Description, Checked: slices.Contains(ticked, string(s.Name))})
 	}
-	return append(out, scopeChoice{Name: string(account.ScopeAll), Description: "Everything, including scopes added in later versions, except reading the server's metrics.",
+	return append(out, scopeChoice{Name: string(account.ScopeAll), Description: i18n.Key("Everything, including scopes added in later versions, except reading the server's metrics."),
 		Checked: slices.Contains(ticked, string(account.ScopeAll))})
 }
 
@@ -74,9 +75,9 @@ func (a *App) apps(w http.ResponseWriter, r *http.Request) {
 	d := appsData{Scopes: scopeChoices(defaultAppScopes)}
 	switch r.URL.Query().Get("done") {
 	case "saved":
-		d.Notice = "Saved. The app's token carries the new scopes from its next request on."
+		d.Notice = i18n.Key("Saved. The app's token carries the new scopes from its next request on.")
 	case "deleted":
-		d.Notice = "The app is removed; its token no longer works."
+		d.Notice = i18n.Key("The app is removed; its token no longer works.")
 	}
 	a.renderApps(w, r, http.StatusOK, d, nil)
 }
@@ -92,16 +93,16 @@ func (a *App) renderApps(w http.ResponseWriter, r *http.Request, status int, d a
 	}
 	d.Apps = make([]appRow, len(list))
 	for i, app := range list {
-		row := appRow{ID: app.ID, Name: app.Name, Scopes: scopeChoices(app.Scopes), Carries: app.Scopes, LastUsed: "Never used"}
+		row := appRow{ID: app.ID, Name: app.Name, Scopes: scopeChoices(app.Scopes), Carries: app.Scopes, LastUsed: v.Lang.T("Never used")}
 		if app.LastUsedAt != nil {
-			row.LastUsed = "Last used " + app.LastUsedAt.In(v.Loc).Format("2 January 2006, 15:04")
+			row.LastUsed = v.Lang.T("Last used %s", v.Lang.Date(app.LastUsedAt.In(v.Loc), i18n.DateTime))
 		}
 		if rowErr != nil && rowErr.ID == app.ID {
 			row.Name, row.Scopes, row.Error, row.Field = rowErr.Name, rowErr.Scopes, rowErr.Error, rowErr.Field
 		}
 		d.Apps[i] = row
 	}
-	a.render(w, r, status, "settings_apps", page{Title: "Apps", Nav: "settings", Data: d})
+	a.render(w, r, status, "settings_apps", page{Title: a.t(r, "Apps"), Nav: "settings", Data: d})
 }
 
 // createApp registers an app and shows its token, this once: the answer is
@@ -154,7 +155,7 @@ func (a *App) updateApp(w http.ResponseWriter, r *http.Request) {
 // deleteApp removes an app and revokes its token, once confirmed.
 func (a *App) deleteApp(w http.ResponseWriter, r *http.Request) {
 	if r.PostFormValue("confirm") != "yes" {
-		a.fail(w, r, store.Invalid("confirm", "Confirm that the app should be removed: its token stops working at once."))
+		a.fail(w, r, store.Invalid("confirm", "%s", i18n.Key("Confirm that the app should be removed: its token stops working at once.")))
 		return
 	}
 	if err := a.opts.Store.DeleteApp(r.Context(), viewerOf(r).User.ID, r.PathValue("id")); err != nil {

@@ -1,10 +1,10 @@
 package web
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/recur-journal/recur/health"
+	"github.com/recur-journal/recur/internal/i18n"
 )
 
 // bannerEndpoint is one model server of a pool, as the banner lists it.
@@ -19,17 +19,17 @@ type bannerEndpoint struct {
 // and for an OpenAI-compatible server what to do. With a pool, every
 // server's state is listed, and a server that does not work shows even
 // while the others take its calls.
-func newBanner(o health.OllamaHealth) *banner {
+func newBanner(o health.OllamaHealth, loc *i18n.Locale) *banner {
 	var endpoints []bannerEndpoint
 	down := 0
 	for _, e := range o.Endpoints {
-		be := bannerEndpoint{URL: e.URL, Up: e.OK, State: "works"}
+		be := bannerEndpoint{URL: e.URL, Up: e.OK, State: loc.T("works")}
 		switch {
 		case !e.OK:
-			be.State = "does not work"
+			be.State = loc.T("does not work")
 			down++
 		case e.PausedUntil != nil:
-			be.State = "answers, paused after a failed call"
+			be.State = loc.T("answers, paused after a failed call")
 		}
 		endpoints = append(endpoints, be)
 	}
@@ -39,17 +39,17 @@ func newBanner(o health.OllamaHealth) *banner {
 		return nil
 	}
 	ollama := o.Provider != "openai"
-	name := "The model server"
+	name := loc.T("The model server")
 	if ollama {
 		name = "Ollama"
 	}
 	// The sentence is plain; the technical reason goes under Details.
-	b := &banner{Heading: "Entries are kept, but none can be read yet.", Detail: strings.ReplaceAll(o.Error, "`", ""), Endpoints: endpoints}
+	b := &banner{Heading: loc.T("Entries are kept, but none can be read yet."), Detail: strings.ReplaceAll(o.Error, "`", ""), Endpoints: endpoints}
 	switch {
 	case works:
-		b.Heading = "Entries are read, by fewer model servers than configured."
-		b.Problem = fmt.Sprintf("%d of the %d model servers do not work; the others take their calls.", down, len(endpoints))
-		b.Command, b.Hint = ollamaOr(ollama, "ollama serve", "Start it, or remove it from [model] url.")
+		b.Heading = loc.T("Entries are read, by fewer model servers than configured.")
+		b.Problem = loc.T("%d of the %d model servers do not work; the others take their calls.", down, len(endpoints))
+		b.Command, b.Hint = ollamaOr(ollama, "ollama serve", loc.T("Start it, or remove it from [model] url."))
 		b.Detail = ""
 		for _, e := range o.Endpoints {
 			if !e.OK {
@@ -57,18 +57,21 @@ func newBanner(o health.OllamaHealth) *banner {
 			}
 		}
 	case !o.Reachable:
-		b.Problem = name + " does not answer at " + o.URL + "."
-		b.Command, b.Hint = ollamaOr(ollama, "ollama serve", "Start it, or set [model] url (the base, /v1 included) and api_key.")
+		b.Problem = loc.T("%s does not answer at %s.", name, o.URL)
+		b.Command, b.Hint = ollamaOr(ollama, "ollama serve", loc.T("Start it, or set [model] url (the base, /v1 included) and api_key."))
 	case !o.ModelPresent:
-		b.Problem = name + " does not have the model " + o.Model + " yet."
-		b.Command, b.Hint = ollamaOr(ollama, "ollama pull "+o.Model, "Load it there, or set [model] name to one the server lists at /v1/models.")
+		b.Problem = loc.T("%s does not have the model %s yet.", name, o.Model)
+		b.Command, b.Hint = ollamaOr(ollama, "ollama pull "+o.Model, loc.T("Load it there, or set [model] name to one the server lists at /v1/models."))
 	case embedMissing:
-		b.Heading = "Entries are read for now, but will wait once you have written a while."
-		b.Problem = name + " does not have the embedding model " + o.EmbedModel + " yet."
-		b.Command, b.Hint = ollamaOr(ollama, "ollama pull "+o.EmbedModel, "Load it there, or set [model] embed_name to one the server lists at /v1/models.")
+		b.Heading = loc.T("Entries are read for now, but will wait once you have written a while.")
+		b.Problem = loc.T("%s does not have the embedding model %s yet.", name, o.EmbedModel)
+		b.Command, b.Hint = ollamaOr(ollama, "ollama pull "+o.EmbedModel, loc.T("Load it there, or set [model] embed_name to one the server lists at /v1/models."))
 	default:
-		b.Problem = "Calls to " + strings.ToLower(name[:1]) + name[1:] + " are failing; Recur keeps trying on its own."
-		b.Command, b.Hint = ollamaOr(ollama, "ollama ps", "Look at the model server's log.")
+		b.Problem = loc.T("Calls to the model server are failing; Recur keeps trying on its own.")
+		if ollama {
+			b.Problem = loc.T("Calls to Ollama are failing; Recur keeps trying on its own.")
+		}
+		b.Command, b.Hint = ollamaOr(ollama, "ollama ps", loc.T("Look at the model server's log."))
 	}
 	return b
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/recur-journal/recur/health"
+	"github.com/recur-journal/recur/internal/i18n"
 )
 
 type reporter struct{ ollama health.OllamaHealth }
@@ -39,7 +40,7 @@ func TestBannerSaysWhatToPull(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var cache bannerCache
-			b := cache.get(context.Background(), reporter{c.health})
+			b := cache.get(context.Background(), reporter{c.health}, i18n.For("en"))
 			switch {
 			case c.command == "" && b != nil:
 				t.Errorf("banner %+v, want none", b)
@@ -58,7 +59,7 @@ func TestBannerOtherServers(t *testing.T) {
 		ModelPresent: true}
 	down := well
 	down.Reachable, down.ModelPresent = false, false
-	b := newBanner(down)
+	b := newBanner(down, i18n.For("en"))
 	if b == nil || b.Command != "" || !strings.Contains(b.Problem, "The model server does not answer at "+down.URL) ||
 		!strings.Contains(b.Hint, "[model] url") {
 		t.Errorf("openai server down: banner %+v; want the model server named, no command, a hint naming [model] url", b)
@@ -69,12 +70,12 @@ func TestBannerOtherServers(t *testing.T) {
 
 	pool := well
 	pool.Endpoints = []health.EndpointHealth{{URL: "http://a:8081/v1", OK: true}, {URL: "http://b:8081/v1", Error: "does not answer"}}
-	b = newBanner(pool)
+	b = newBanner(pool, i18n.For("en"))
 	if b == nil || len(b.Endpoints) != 2 || !b.Endpoints[0].Up || b.Endpoints[1].Up || !strings.Contains(b.Problem, "1 of the 2") {
 		t.Fatalf("pool with one server down: banner %+v; want both listed, one up, one down", b)
 	}
 	pool.Endpoints[1] = health.EndpointHealth{URL: "http://b:8081/v1", OK: true}
-	if b := newBanner(pool); b != nil {
+	if b := newBanner(pool, i18n.For("en")); b != nil {
 		t.Errorf("pool with both servers up: banner %+v, want none", b)
 	}
 }

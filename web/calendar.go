@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/recur-journal/recur/internal/i18n"
 	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/store"
 )
@@ -23,9 +24,13 @@ type calendarDay struct {
 	Mood, MoodWords string
 }
 
+// weekHead is a column head of the month grid.
+type weekHead struct{ Name, Short string }
+
 type calendarData struct {
 	Year       bool // the year view
 	Title      string
+	WeekHead   []weekHead // the days of the week from the locale's first
 	Weeks      [][]calendarDay
 	Prev, Next string // links to the month or year before and after
 	Other      string // the link to the other view
@@ -41,7 +46,7 @@ func (a *App) calendar(w http.ResponseWriter, r *http.Request) {
 	if y := r.URL.Query().Get("year"); y != "" {
 		year, err := strconv.Atoi(y)
 		if err != nil || year < 1900 || year > store.MaxYear-1 {
-			a.fail(w, r, store.Invalid("year", "The year must be a year such as %d, from 1900.", now.Year()))
+			a.fail(w, r, store.Invalid("year", "%s", v.Lang.T("The year must be a year such as %d, from 1900.", now.Year())))
 			return
 		}
 		a.yearView(w, r, year)
@@ -51,24 +56,29 @@ func (a *App) calendar(w http.ResponseWriter, r *http.Request) {
 	if m := r.URL.Query().Get("month"); m != "" {
 		t, err := time.Parse("2006-01", m)
 		if err != nil || t.Year() < 1900 || t.Year() > store.MaxYear-1 {
-			a.fail(w, r, store.Invalid("month", "The month must look like %s, from 1900.", now.Format("2006-01")))
+			a.fail(w, r, store.Invalid("month", "%s", v.Lang.T("The month must look like %s, from 1900.", now.Format("2006-01"))))
 			return
 		}
 		month = t.Add(12 * time.Hour)
 	}
-	// The grid runs Monday to Sunday, from the week of the 1st to the week
-	// of the last day.
-	start := month.AddDate(0, 0, -int(month.Weekday()+6)%7)
+	// The grid runs from the locale's first day of the week (Monday, or
+	// Sunday), from the week of the 1st to the week of the last day.
+	start := v.Lang.WeekStart(month)
 	end := month.AddDate(0, 1, 0)
-	end = end.AddDate(0, 0, (7-int(end.Weekday()+6)%7)%7)
+	if s := v.Lang.WeekStart(end); !s.Equal(end) {
+		end = s.AddDate(0, 0, 7)
+	}
 	list, err := a.opts.Store.Timeline(r.Context(), v.User.ID, store.StartOfDay(start.Year(), start.Month(), start.Day(), v.Loc),
 		store.StartOfDay(end.Year(), end.Month(), end.Day(), v.Loc))
 	if err != nil {
 		a.fail(w, r, err)
 		return
 	}
-	d := calendarData{Title: month.Format("January 2006"), Prev: "/calendar?month=" + month.AddDate(0, -1, 0).Format("2006-01"),
+	d := calendarData{Title: v.Lang.Date(month, i18n.MonthYear), Prev: "/calendar?month=" + month.AddDate(0, -1, 0).Format("2006-01"),
 		Next: "/calendar?month=" + month.AddDate(0, 1, 0).Format("2006-01"), Other: "/calendar?year=" + strconv.Itoa(month.Year())}
+	for _, wd := range v.Lang.Week() {
+		d.WeekHead = append(d.WeekHead, weekHead{Name: v.Lang.Weekday(wd), Short: v.Lang.WeekdayMin(wd)})
+	}
 	today := now.Format(time.DateOnly)
 	// Each week is a whole array of seven from the start, so a pointer to a
 	// cell stays the cell: appending to a growing slice would move earlier
@@ -92,17 +102,19 @@ func (a *App) calendar(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, day := range days {
 		if cd, ok := byDay[day.Date]; ok && day.Feelings > 0 {
-			cd.Mood, cd.MoodWords = moodOf(day)
+			cd.Mood, cd.MoodWords = moodOf(v.Lang, day)
 		}
 	}
+	name := a.patternNames(r)
 	for _, c := range list {
 		cd, ok := byDay[c.OccurredAt.In(v.Loc).Format(time.DateOnly)]
 		if !ok {
 			continue
 		}
-		cd.Entries = append(cd.Entries, entryView{ID: c.ID, Status: string(c.Status), StatusWords: statusWords[c.Status], Time: c.OccurredAt.In(v.Loc).Format("15:04")})
+		cd.Entries = append(cd.Entries, entryView{ID: c.ID, Status: string(c.Status), StatusWords: v.Lang.T(statusWords[c.Status]), Time: c.OccurredAt.In(v.Loc).Format("15:04")})
 		for _, p := range c.Patterns {
 			if !hasPattern(cd.Patterns, p.ID) {
+				p.Name = name(p.ID, p.Name)
 				cd.Patterns = append(cd.Patterns, p)
 			}
 		}
@@ -138,7 +150,7 @@ func (a *App) yearView(w http.ResponseWriter, r *http.Request, year int) {
 		}
 	}
 	now := a.opts.Store.Now().In(v.Loc)
-	d := calendarData{Year: true, Title: strconv.Itoa(year), YearSVG: yearSVG(year, mood, written, now.Format(time.DateOnly)) + yearMonthsSVG(year, mood, written, now.Format(time.DateOnly)), Written: len(written),
+	d := calendarData{Year: true, Title: strconv.Itoa(year), YearSVG: yearSVG(v.Lang, year, mood, written, now.Format(time.DateOnly)) + yearMonthsSVG(v.Lang, year, mood, written, now.Format(time.DateOnly)), Written: len(written),
 		Prev: "/calendar?year=" + strconv.Itoa(year-1), Next: "/calendar?year=" + strconv.Itoa(year+1),
 		Other: "/calendar?month=" + strconv.Itoa(year) + "-01"}
 	if now.Year() == year {

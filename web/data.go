@@ -2,7 +2,6 @@ package web
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"strconv"
 
@@ -41,7 +40,7 @@ func (a *App) data(w http.ResponseWriter, r *http.Request) {
 		d.Batch = &batchView{ID: b.ID, Name: b.Name, Total: b.Total, Pending: b.Pending, Done: b.Processed, Failed: b.Failed,
 			Progress: b.Progress(), Finished: b.FinishedAt != nil || b.CancelledAt != nil}
 	}
-	a.render(w, r, http.StatusOK, "settings_data", page{Title: "Your data", Nav: "settings", Data: d})
+	a.render(w, r, http.StatusOK, "settings_data", page{Title: a.t(r, "Your data"), Nav: "settings", Data: d})
 }
 
 // importData reads an uploaded journal with the same importer, and the same
@@ -58,20 +57,20 @@ func (a *App) importData(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case errors.As(err, &space):
 		a.opts.Logger.Error("import not spooled", "error", space.Err)
-		a.render(w, r, http.StatusInsufficientStorage, "settings_data", page{Title: "Your data", Nav: "settings",
+		a.render(w, r, http.StatusInsufficientStorage, "settings_data", page{Title: a.t(r, "Your data"), Nav: "settings",
 			Data: dataData{Error: space.Message}})
 		return
 	case errors.As(err, &ie):
-		a.render(w, r, http.StatusUnprocessableEntity, "settings_data", page{Title: "Your data", Nav: "settings",
+		a.render(w, r, http.StatusUnprocessableEntity, "settings_data", page{Title: a.t(r, "Your data"), Nav: "settings",
 			Data: dataData{Error: ie.Error()}})
 		return
 	case errors.As(err, &tooLarge):
-		a.render(w, r, http.StatusRequestEntityTooLarge, "settings_data", page{Title: "Your data", Nav: "settings",
-			Data: dataData{Error: fmt.Sprintf("The upload is larger than %d MiB: upload the JSON of a Day One export without its photos, or run recur import on the server.", tooLarge.Limit>>20)}})
+		a.render(w, r, http.StatusRequestEntityTooLarge, "settings_data", page{Title: a.t(r, "Your data"), Nav: "settings",
+			Data: dataData{Error: a.t(r, "The upload is larger than %d MiB: upload the JSON of a Day One export without its photos, or run recur import on the server.", tooLarge.Limit>>20)}})
 		return
 	case errors.As(err, &busy):
 		w.Header().Set("Retry-After", strconv.Itoa(busy.RetryAfter))
-		a.render(w, r, http.StatusTooManyRequests, "settings_data", page{Title: "Your data", Nav: "settings",
+		a.render(w, r, http.StatusTooManyRequests, "settings_data", page{Title: a.t(r, "Your data"), Nav: "settings",
 			Data: dataData{Error: busy.Message}})
 		return
 	case err != nil:

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/recur-journal/recur/internal/i18n"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -16,9 +17,9 @@ type chip struct {
 	High    bool   // a high-energy feeling
 }
 
-// feelingChip is a chip for feeling f, shown as name.
-func feelingChip(name string, f store.Feeling) chip {
-	return chip{Name: name, Feeling: f.Name, Tone: f.Tone(), High: f.Energy == "high"}
+// feelingChip is a chip for feeling f, shown as name in loc's language.
+func feelingChip(loc *i18n.Locale, name string, f store.Feeling) chip {
+	return chip{Name: loc.Feeling(name), Feeling: f.Name, Tone: f.Tone(), High: f.Energy == "high"}
 }
 
 // situation is one segment of an entry with the tags found in it.
@@ -28,14 +29,14 @@ type situation struct {
 }
 
 // situations lists an entry's segments, each with its tags in order.
-func situations(segs []store.Segment, feelings map[string]store.Feeling) []situation {
+func situations(loc *i18n.Locale, segs []store.Segment, feelings map[string]store.Feeling) []situation {
 	var out []situation
 	for _, sg := range segs {
 		s := situation{Text: sg.Text}
 		for _, t := range sg.Tags {
 			c := chip{Name: t.Name}
 			if f, ok := feelings[t.FeelingID]; ok {
-				c = feelingChip(t.Name, f)
+				c = feelingChip(loc, t.Name, f)
 			}
 			s.Chips = append(s.Chips, c)
 		}
@@ -69,15 +70,15 @@ var tagTypes = []struct {
 	Type  store.TagType
 	Label string
 }{
-	{store.TagTrigger, "What set it off"},
-	{store.TagNegativeFeeling, "Unpleasant feelings"},
-	{store.TagPositiveFeeling, "Pleasant feelings"},
-	{store.TagMixedFeeling, "Mixed feelings"},
-	{store.TagBadBehaviour, "What you did that did not help"},
-	{store.TagGoodBehaviour, "What you did that helped"},
-	{store.TagPerson, "People"},
-	{store.TagLocation, "Places"},
-	{store.TagActivity, "Doing"},
+	{store.TagTrigger, i18n.Key("What set it off")},
+	{store.TagNegativeFeeling, i18n.Key("Unpleasant feelings")},
+	{store.TagPositiveFeeling, i18n.Key("Pleasant feelings")},
+	{store.TagMixedFeeling, i18n.Key("Mixed feelings")},
+	{store.TagBadBehaviour, i18n.Key("What you did that did not help")},
+	{store.TagGoodBehaviour, i18n.Key("What you did that helped")},
+	{store.TagPerson, i18n.Key("People")},
+	{store.TagLocation, i18n.Key("Places")},
+	{store.TagActivity, i18n.Key("Doing")},
 }
 
 // situationRanges are the byte ranges of an entry's situations in text,
@@ -96,7 +97,7 @@ func situationRanges(text string, segs []store.Segment) [][2]int {
 }
 
 // chips groups the tags of an entry's situations by type, each tag once.
-func chips(segs []store.Segment, feelings map[string]store.Feeling) []chipGroup {
+func chips(loc *i18n.Locale, segs []store.Segment, feelings map[string]store.Feeling) []chipGroup {
 	seen := map[string]bool{}
 	byType := map[store.TagType][]chip{}
 	for _, sg := range segs {
@@ -107,7 +108,7 @@ func chips(segs []store.Segment, feelings map[string]store.Feeling) []chipGroup 
 			seen[t.ID] = true
 			c := chip{Name: t.Name}
 			if f, ok := feelings[t.FeelingID]; ok {
-				c = feelingChip(t.Name, f)
+				c = feelingChip(loc, t.Name, f)
 			}
 			byType[t.Type] = append(byType[t.Type], c)
 		}
@@ -145,30 +146,30 @@ func (a *App) entry(w http.ResponseWriter, r *http.Request, status int, form *fo
 		a.fail(w, r, err)
 		return
 	}
-	d := entryData{Entry: newEntryView(c, v.Loc), Language: c.Language, Original: c.Original, Form: form,
-		Heading: c.OccurredAt.In(v.Loc).Format("Monday, 2 January 2006, 15:04")}
+	d := entryData{Entry: newEntryView(c, v.Loc, v.Lang), Language: c.Language, Original: c.Original, Form: form,
+		Heading: v.Lang.Date(c.OccurredAt.In(v.Loc), i18n.WeekdayDateTime)}
 	for _, t := range tl {
 		if t.ID == c.ID {
-			d.Patterns = t.Patterns
+			d.Patterns = named(t.Patterns, a.patternNames(r))
 		}
 	}
 	switch {
 	case c.Status == store.StatusProcessed:
 		d.Translated = c.Translated != c.Original
 		d.Text = markdownMarked(c.Translated, situationRanges(c.Translated, c.Segments))
-		d.Groups = chips(c.Segments, feelings)
-		d.Situations = situations(c.Segments, feelings)
+		d.Groups = chips(v.Lang, c.Segments, feelings)
+		d.Situations = situations(v.Lang, c.Segments, feelings)
 	default:
 		// A changed entry keeps its last analysis until it is read again:
 		// its tags are shown as such, its old text is not.
 		d.Text = markdown(c.Original)
-		d.Groups = chips(c.Segments, feelings)
+		d.Groups = chips(v.Lang, c.Segments, feelings)
 		d.Earlier = len(d.Groups) > 0
 	}
 	if form != nil {
 		d.Entry.Text = form.Text
 	}
-	a.render(w, r, status, "entry", page{Title: "Entry of " + d.Entry.Date, Nav: "journal", Data: d})
+	a.render(w, r, status, "entry", page{Title: v.Lang.T("Entry of %s", v.Lang.Date(c.OccurredAt.In(v.Loc), i18n.DayMonthYear)), Nav: "journal", Data: d})
 }
 
 // feelings returns the vocabulary of feelings by id.

@@ -27,5 +27,5 @@ func (a *App) serveFile(name, contentType string) http.HandlerFunc {
 // connection: a write form whose entries wait on the device. It holds
 // nobody's data, so the worker may keep it.
 func (a *App) offline(w http.ResponseWriter, r *http.Request) {
-	a.render(w, r, http.StatusOK, "offline", page{Title: "No connection"})
+	a.render(w, r, http.StatusOK, "offline", page{Title: a.t(r, "No connection")})
 }

@@ -11,16 +11,17 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recur-journal/recur/internal/i18n"
 	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/store"
 )
 
-// statusWords says a capture's status in plain words.
+// statusWords says a capture's status in plain words, as catalogue keys.
 var statusWords = map[store.CaptureStatus]string{
-	store.StatusQueued:     "Waiting to be read",
-	store.StatusProcessing: "Being read",
-	store.StatusProcessed:  "Read",
-	store.StatusFailed:     "Could not be read",
+	store.StatusQueued:     i18n.Key("Waiting to be read"),
+	store.StatusProcessing: i18n.Key("Being read"),
+	store.StatusProcessed:  i18n.Key("Read"),
+	store.StatusFailed:     i18n.Key("Could not be read"),
 }
 
 // entryView is one entry as the journal lists it.
@@ -31,6 +32,7 @@ type entryView struct {
 	OccurredAt              string // RFC 3339, for the retry form
 	UpdatedAt               string // as events carry it, to tell a stale event from a new one
 	Date, TimeOfDay         string // local date and time, for the edit form
+	Day                     string // local date and time, in the reader's words
 	Snippet                 template.HTML
 	Feelings                []chip             // what was felt, by valence
 	Patterns                []store.PatternRef // the patterns it belongs to
@@ -57,36 +59,37 @@ type journalData struct {
 	WrittenBefore bool // the journal holds entries (search may still find none)
 }
 
-func newEntryView(c *store.Capture, loc *time.Location) entryView {
+func newEntryView(c *store.Capture, loc *time.Location, lang *i18n.Locale) entryView {
 	t := c.OccurredAt.In(loc)
-	return entryView{Reading: c.Status == store.StatusQueued || c.Status == store.StatusProcessing, ID: c.ID, Status: string(c.Status), StatusWords: statusWords[c.Status], Text: c.Original,
-		Time: t.Format("15:04"), OccurredAt: c.OccurredAt.Format(time.RFC3339Nano), UpdatedAt: store.FormatTime(c.UpdatedAt), Date: t.Format(time.DateOnly), TimeOfDay: t.Format("15:04")}
+	return entryView{Reading: c.Status == store.StatusQueued || c.Status == store.StatusProcessing, ID: c.ID, Status: string(c.Status), StatusWords: lang.T(statusWords[c.Status]), Text: c.Original,
+		Time: t.Format("15:04"), OccurredAt: c.OccurredAt.Format(time.RFC3339Nano), UpdatedAt: store.FormatTime(c.UpdatedAt), Date: t.Format(time.DateOnly), TimeOfDay: t.Format("15:04"),
+		Day: lang.Date(t, i18n.ShortDateTime)}
 }
 
 // dayHeading names a local date for a heading: Today, Yesterday, or the date.
-func dayHeading(day, today time.Time) string {
+func dayHeading(lang *i18n.Locale, day, today time.Time) string {
 	switch today.Sub(day).Hours() / 24 {
 	case 0:
-		return "Today"
+		return lang.T("Today")
 	case 1:
-		return "Yesterday"
+		return lang.T("Yesterday")
 	}
 	if day.Year() == today.Year() {
-		return day.Format("Monday, 2 January")
+		return lang.Date(day, i18n.WeekdayDayMonth)
 	}
-	return day.Format("Monday, 2 January 2006")
+	return lang.Date(day, i18n.WeekdayDayMonthYear)
 }
 
 // groupByDay puts entries, newest first, under their local days' headings.
-func groupByDay(list []store.Capture, loc *time.Location, now time.Time) []dayGroup {
+func groupByDay(list []store.Capture, loc *time.Location, now time.Time, lang *i18n.Locale) []dayGroup {
 	var days []dayGroup
 	ty, tm, td := now.In(loc).Date()
 	today := time.Date(ty, tm, td, 0, 0, 0, 0, time.UTC)
 	for i := range list {
-		e := newEntryView(&list[i], loc)
+		e := newEntryView(&list[i], loc, lang)
 		if len(days) == 0 || days[len(days)-1].Date != e.Date {
 			y, m, d := list[i].OccurredAt.In(loc).Date()
-			days = append(days, dayGroup{Date: e.Date, Heading: dayHeading(time.Date(y, m, d, 0, 0, 0, 0, time.UTC), today)})
+			days = append(days, dayGroup{Date: e.Date, Heading: dayHeading(lang, time.Date(y, m, d, 0, 0, 0, 0, time.UTC), today)})
 		}
 		days[len(days)-1].Entries = append(days[len(days)-1].Entries, e)
 	}
@@ -124,7 +127,7 @@ func (a *App) journal(w http.ResponseWriter, r *http.Request, status int, d jour
 			a.fail(w, r, err)
 			return
 		}
-		total, d.Days = n, groupByDay(list, v.Loc, a.opts.Store.Now())
+		total, d.Days = n, groupByDay(list, v.Loc, a.opts.Store.Now(), v.Lang)
 		err = a.addFindings(r, d.Days)
 		if err != nil {
 			a.fail(w, r, err)
@@ -135,7 +138,7 @@ func (a *App) journal(w http.ResponseWriter, r *http.Request, status int, d jour
 		var e *store.Error
 		if code := store.ErrorCode(err); (code == store.EINVALID || code == store.ETOOMANY) && errors.As(err, &e) {
 			// The API's sentence names its parameter; here it is the search box.
-			d.SearchError = strings.Replace(e.Message, "The q ", "The search ", 1)
+			d.SearchError = v.Lang.Sentence(strings.Replace(e.Message, "The q ", "The search ", 1))
 			status = http.StatusUnprocessableEntity
 			if code == store.ETOOMANY {
 				status = http.StatusTooManyRequests
@@ -147,7 +150,7 @@ func (a *App) journal(w http.ResponseWriter, r *http.Request, status int, d jour
 		}
 		total = n
 		if len(found) > 0 {
-			d.Days = []dayGroup{matchGroup(found, v.Loc)}
+			d.Days = []dayGroup{matchGroup(found, v.Loc, v.Lang)}
 			if err := a.addFindings(r, d.Days); err != nil {
 				a.fail(w, r, err)
 				return
@@ -170,7 +173,7 @@ func (a *App) journal(w http.ResponseWriter, r *http.Request, status int, d jour
 	if pageNo < d.Pages {
 		d.Next = link(pageNo + 1)
 	}
-	a.render(w, r, status, "journal", page{Title: "Journal", Nav: "journal", Data: d})
+	a.render(w, r, status, "journal", page{Title: v.Lang.T("Journal"), Nav: "journal", Data: d})
 }
 
 // addFindings adds to the listed entries their feelings and patterns,
@@ -186,13 +189,14 @@ func (a *App) addFindings(r *http.Request, days []dayGroup) error {
 	if err != nil {
 		return err
 	}
+	name := a.patternNames(r)
 	for i := range days {
 		for j := range days[i].Entries {
 			e := &days[i].Entries[j]
 			f := found[e.ID]
-			e.Patterns = f.Patterns
+			e.Patterns = named(f.Patterns, name)
 			for _, fl := range f.Feelings {
-				e.Feelings = append(e.Feelings, feelingChip(fl.Name, fl))
+				e.Feelings = append(e.Feelings, feelingChip(viewerOf(r).Lang, fl.Name, fl))
 			}
 		}
 	}
@@ -201,11 +205,11 @@ func (a *App) addFindings(r *http.Request, days []dayGroup) error {
 
 // matchGroup lists search results in the order found, best first, each
 // with its date, since days do not group a ranking.
-func matchGroup(found []journal.CaptureMatch, loc *time.Location) dayGroup {
-	g := dayGroup{Date: "matches", Heading: "Best matches first"}
+func matchGroup(found []journal.CaptureMatch, loc *time.Location, lang *i18n.Locale) dayGroup {
+	g := dayGroup{Date: "matches", Heading: lang.T("Best matches first")}
 	for i := range found {
-		e := newEntryView(&found[i].Capture, loc)
-		e.Time = found[i].OccurredAt.In(loc).Format("Mon 2 Jan 2006, 15:04")
+		e := newEntryView(&found[i].Capture, loc, lang)
+		e.Time = e.Day
 		// The snippet is the one piece of HTML: journal.HighlightSnippet
 		// escaped all of the entry's text and added only <mark> tags.
 		e.Snippet = template.HTML(found[i].Snippet)
@@ -220,7 +224,7 @@ func occurredAt(r *http.Request, loc *time.Location, now time.Time) (time.Time, 
 	date, clock := strings.TrimSpace(r.PostFormValue("date")), strings.TrimSpace(r.PostFormValue("time"))
 	if date == "" {
 		if clock != "" {
-			return time.Time{}, store.Invalid("date", "Give a date with the time, or leave both empty for now.")
+			return time.Time{}, store.Invalid("date", "%s", i18n.Key("Give a date with the time, or leave both empty for now."))
 		}
 		return now, nil
 	}
@@ -229,16 +233,16 @@ func occurredAt(r *http.Request, loc *time.Location, now time.Time) (time.Time, 
 	}
 	t, err := time.ParseInLocation("2006-01-02 15:04", date+" "+clock, loc)
 	if err != nil {
-		return time.Time{}, store.Invalid("date", "The date must look like 2026-03-14 and the time like 21:30.")
+		return time.Time{}, store.Invalid("date", "%s", i18n.Key("The date must look like 2026-03-14 and the time like 21:30."))
 	}
 	// A day later than the writer's today is refused here, in the form's
 	// words, before the journal's own rule (a day ahead, for clocks that
 	// disagree) would let it through or name occurred_at.
 	if t.Format(time.DateOnly) > now.In(loc).Format(time.DateOnly) {
-		return time.Time{}, store.Invalid("date", "That date is in the future: pick today or an earlier day.")
+		return time.Time{}, store.Invalid("date", "%s", i18n.Key("That date is in the future: pick today or an earlier day."))
 	}
 	if t.Year() < 1900 {
-		return time.Time{}, store.Invalid("date", "That date is before 1900: pick a later day.")
+		return time.Time{}, store.Invalid("date", "%s", i18n.Key("That date is before 1900: pick a later day."))
 	}
 	return t, nil
 }
@@ -262,7 +266,7 @@ func (a *App) createEntry(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.invalidForm(w, r, err, func(msg, field string) {
-		d.Error, d.Field = msg, formField(field)
+		d.Error, d.Field = viewerOf(r).Lang.Sentence(msg), formField(field)
 		a.journal(w, r, http.StatusUnprocessableEntity, d)
 	})
 }
@@ -342,7 +346,7 @@ func (a *App) editEntry(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.invalidForm(w, r, err, func(msg, field string) {
-		a.entry(w, r, http.StatusUnprocessableEntity, &formError{Message: msg, Field: formField(field), Text: text})
+		a.entry(w, r, http.StatusUnprocessableEntity, &formError{Message: v.Lang.Sentence(msg), Field: formField(field), Text: text})
 	})
 }
 

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/recur-journal/recur/internal/i18n"
 	"github.com/recur-journal/recur/notify"
 	"github.com/recur-journal/recur/store"
 )
@@ -66,8 +67,8 @@ func eventChoices(ticked []string) []eventChoice {
 // reminder and review schedule.
 func (a *App) notifications(w http.ResponseWriter, r *http.Request) {
 	d := notificationsData{Kind: store.ChannelNtfy, Events: eventChoices([]string{notify.PatternDetected, notify.PatternUrgent, notify.Reminder, notify.ReviewReady})}
-	d.Notice = map[string]string{"test": "A test notification is on its way; the list shows how it went.", "deleted": "The channel is removed.",
-		"saved": "Saved.", "added": "The channel is added.", "push": "Notifications are on for this device."}[r.URL.Query().Get("done")]
+	d.Notice = map[string]string{"test": i18n.Key("A test notification is on its way; the list shows how it went."), "deleted": i18n.Key("The channel is removed."),
+		"saved": i18n.Key("Saved."), "added": i18n.Key("The channel is added."), "push": i18n.Key("Notifications are on for this device.")}[r.URL.Query().Get("done")]
 	a.renderNotifications(w, r, http.StatusOK, d)
 }
 
@@ -103,7 +104,7 @@ func (a *App) renderNotifications(w http.ResponseWriter, r *http.Request, status
 	}
 	d.Weekdays = []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
 	d.ThisWeek = notify.WeekOf(a.opts.Store.Now().In(v.Loc))
-	a.render(w, r, status, "settings_notifications", page{Title: "Notifications", Nav: "settings", Data: d})
+	a.render(w, r, status, "settings_notifications", page{Title: a.t(r, "Notifications"), Nav: "settings", Data: d})
 }
 
 // createNotificationChannel adds a webhook, ntfy topic or mail channel. A

@@ -3,12 +3,12 @@ package web
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"html/template"
 	"net/http"
 	"slices"
 	"time"
 
+	"github.com/recur-journal/recur/internal/i18n"
 	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/store"
 )
@@ -64,7 +64,7 @@ func (a *App) view(r *http.Request, p *store.Pattern) (patternView, *store.Patte
 		return patternView{}, nil, err
 	}
 	pv := patternView{Pattern: *p, State: p.State(), Days: len(days)}
-	pv.Strip = dayStrip(days, a.opts.Store.Now().In(viewerOf(r).Loc), stripDays)
+	pv.Strip = dayStrip(viewerOf(r).Lang, days, a.opts.Store.Now().In(viewerOf(r).Loc), stripDays)
 	return pv, d, nil
 }
 
@@ -101,6 +101,7 @@ func (a *App) listPatterns(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var d patternsData
+	name := a.patternNames(r)
 	for i := range list {
 		p := &list[i]
 		t, ok := then[p.ID]
@@ -112,20 +113,24 @@ func (a *App) listPatterns(w http.ResponseWriter, r *http.Request) {
 			a.fail(w, r, err)
 			return
 		}
-		pv := patternView{Pattern: *p, State: p.State(), Days: with, Strip: dayStrip(seen[p.ID], now, stripDays), Then: t}
+		pv := patternView{Pattern: *p, State: p.State(), Days: with, Strip: dayStrip(v.Lang, seen[p.ID], now, stripDays), Then: t}
 		if len(t) > 0 {
 			// A loop's card tells the whole loop: the days of any of its
 			// patterns, in its count and its strip.
 			ids := []string{p.ID}
-			for _, r := range t {
-				ids = append(ids, r.ID)
+			for _, next := range t {
+				ids = append(ids, next.ID)
 			}
 			loop, err := a.opts.Store.LoopDays(ctx, v.User.ID, v.Loc, ids...)
 			if err != nil {
 				a.fail(w, r, err)
 				return
 			}
-			pv.Days, pv.Strip = len(loop), dayStrip(loop, now, stripDays)
+			pv.Days, pv.Strip = len(loop), dayStrip(v.Lang, loop, now, stripDays)
+		}
+		pv.Name = name(p.ID, p.Name)
+		for j := range pv.Then {
+			pv.Then[j].Name = name(pv.Then[j].ID, pv.Then[j].Name)
 		}
 		if pv.State == store.PatternClosed {
 			d.Closed = append(d.Closed, pv)
@@ -137,13 +142,16 @@ func (a *App) listPatterns(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, r, err)
 		return
 	}
+	for i := range d.Rejected {
+		d.Rejected[i].Name = name(d.Rejected[i].ID, d.Rejected[i].Name)
+	}
 	if len(list) == 0 {
 		if d.Lock, err = journal.FindFeatureLock(ctx, a.opts.Store, v.User.ID, journal.LockPatterns, ""); err != nil {
 			a.fail(w, r, err)
 			return
 		}
 	}
-	a.render(w, r, http.StatusOK, "patterns", page{Title: "Patterns", Nav: "patterns", Data: d})
+	a.render(w, r, http.StatusOK, "patterns", page{Title: v.Lang.T("Patterns"), Nav: "patterns", Data: d})
 }
 
 // loopCards decides which listed patterns get a card: a loop is one card,
@@ -180,23 +188,26 @@ type correlationView struct {
 	Together, TagDays int
 }
 
-// Kind names the tag's type as the page says it.
+// Kind names the tag's type as the page says it, a catalogue key.
 func (c correlationView) Kind() string {
-	if c.Tag.Type == store.TagLocation {
-		return "place"
+	switch c.Tag.Type {
+	case store.TagLocation:
+		return i18n.Key("place")
+	case store.TagActivity:
+		return i18n.Key("activity")
 	}
-	return string(c.Tag.Type)
+	return i18n.Key("person")
 }
 
-// Strength says the correlation's impact in words.
+// Strength says the correlation's impact in words, a catalogue key.
 func (c correlationView) Strength() string {
 	switch c.Impact {
 	case "high":
-		return "strong link"
+		return i18n.Key("strong link")
 	case "moderate":
-		return "moderate link"
+		return i18n.Key("moderate link")
 	}
-	return "weak link"
+	return i18n.Key("weak link")
 }
 
 // impactRank orders impacts strongest first.
@@ -204,19 +215,15 @@ var impactRank = map[string]int{"high": 0, "moderate": 1, "low": 2}
 
 // Sample says the sample in words: "on 4 of your 5 days with Lea", "at the
 // park" for a place, "of running" for an activity.
-func (c correlationView) Sample() string {
-	with := "with"
+// The count the plural form follows, the days of the tag, comes first.
+func (c correlationView) Sample(loc *i18n.Locale) string {
 	switch c.Tag.Type {
 	case store.TagLocation:
-		with = "at"
+		return loc.T("on %[2]d of your %[1]d days at %[3]s", c.TagDays, c.Together, c.Tag.Name)
 	case store.TagActivity:
-		with = "of"
+		return loc.T("on %[2]d of your %[1]d days of %[3]s", c.TagDays, c.Together, c.Tag.Name)
 	}
-	days := "days"
-	if c.TagDays == 1 {
-		days = "day"
-	}
-	return fmt.Sprintf("on %d of your %d %s %s %s", c.Together, c.TagDays, days, with, c.Tag.Name)
+	return loc.T("on %[2]d of your %[1]d days with %[3]s", c.TagDays, c.Together, c.Tag.Name)
 }
 
 // flowNode and flowLink are the loop drawing's parts.
@@ -249,10 +256,15 @@ func (a *App) showPattern(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, r, err)
 		return
 	}
+	name := a.patternNames(r)
+	pv.Name = name(p.ID, p.Name)
 	pv.Loop = loops[p.ID].Related
+	for i := range pv.Loop {
+		pv.Loop[i].Name = name(pv.Loop[i].ID, pv.Loop[i].Name)
+	}
 	d := patternData{Pattern: pv, HasFlows: len(detail.Flows) > 0}
 	if d.HasFlows {
-		d.Flows = flowsSVG(detail.Flows)
+		d.Flows = flowsSVG(v.Lang, a.flowsNamed(r, detail.Flows))
 	} else if d.FlowsLock, err = journal.FindFeatureLock(r.Context(), a.opts.Store, v.User.ID, journal.LockFlows, p.ID); err != nil {
 		a.fail(w, r, err)
 		return
@@ -289,12 +301,12 @@ func (a *App) showPattern(w http.ResponseWriter, r *http.Request) {
 			a.fail(w, r, err)
 			return
 		}
-		e := newEntryView(full, v.Loc)
+		e := newEntryView(full, v.Loc, v.Lang)
 		days[e.Date] = true
 		d.Entries = append(d.Entries, e)
 	}
-	d.Calendar = dayStrip(days, a.opts.Store.Now().In(v.Loc), 7*26)
-	a.render(w, r, http.StatusOK, "pattern", page{Title: p.Name, Nav: "patterns", Data: d})
+	d.Calendar = dayStrip(v.Lang, days, a.opts.Store.Now().In(v.Loc), 7*26)
+	a.render(w, r, http.StatusOK, "pattern", page{Title: pv.Name, Nav: "patterns", Data: d})
 }
 
 // back returns where a review form asks to go back to: the list or the

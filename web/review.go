@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/recur-journal/recur/internal/i18n"
 	"github.com/recur-journal/recur/notify"
 )
 
@@ -43,10 +44,16 @@ func (a *App) showReview(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, r, err)
 		return
 	}
-	a.render(w, r, http.StatusOK, "review", page{Title: "Week " + rev.Week, Nav: "calendar",
+	name := a.patternNames(r)
+	for _, list := range [][]notify.ReviewPattern{rev.New, rev.CameBack, rev.Quiet, rev.Accepted} {
+		for i := range list {
+			list[i].Name = name(list[i].ID, list[i].Name)
+		}
+	}
+	a.render(w, r, http.StatusOK, "review", page{Title: a.t(r, "Week %s", rev.Week), Nav: "calendar",
 		Data: reviewData{Review: rev, Last: rev.To.AddDate(0, 0, -1), Sections: []reviewSection{
-			{Title: "New this week", Test: "new", List: rev.New, Empty: "No new patterns this week."},
-			{Title: "Came back", Test: "came-back", List: rev.CameBack, Empty: "Nothing you knew of came back this week."},
-			{Title: "Went quiet", Test: "quiet", List: rev.Quiet, Empty: "Nothing seen the week before went quiet."},
+			{Title: i18n.Key("New this week"), Test: "new", List: rev.New, Empty: i18n.Key("No new patterns this week.")},
+			{Title: i18n.Key("Came back"), Test: "came-back", List: rev.CameBack, Empty: i18n.Key("Nothing you knew of came back this week.")},
+			{Title: i18n.Key("Went quiet"), Test: "quiet", List: rev.Quiet, Empty: i18n.Key("Nothing seen the week before went quiet.")},
 		}}})
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/recur-journal/recur/account"
+	"github.com/recur-journal/recur/internal/i18n"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -18,12 +19,12 @@ type credentialRow struct {
 	LastUsed, Expires string
 }
 
-// when writes t in loc to the minute, or never for nil.
-func when(t *time.Time, loc *time.Location) string {
+// when writes t in loc to the minute in lang's words, or never for nil.
+func when(lang *i18n.Locale, t *time.Time, loc *time.Location) string {
 	if t == nil {
-		return "never"
+		return lang.T("never")
 	}
-	return t.In(loc).Format("2 Jan 2006, 15:04")
+	return lang.Date(t.In(loc), i18n.ShortDateTime)
 }
 
 // caller is the signed-in person of a page as the account rules see them:
@@ -116,25 +117,25 @@ func (a *App) security(w http.ResponseWriter, r *http.Request) {
 	d := securityData{}
 	switch r.URL.Query().Get("done") {
 	case "password":
-		d.Notice, d.Form = "The password is saved. Every other browser is signed out, and every token but your apps' is revoked.", "password"
+		d.Notice, d.Form = i18n.Key("The password is saved. Every other browser is signed out, and every token but your apps' is revoked."), "password"
 	case "confirmed":
-		d.Notice, d.Form = "The session is confirmed for 15 minutes.", "confirm"
+		d.Notice, d.Form = i18n.Key("The session is confirmed for 15 minutes."), "confirm"
 		switch nextOf(r) {
 		case "password":
-			d.Notice, d.Form = "Confirmed for 15 minutes: set the password now.", "password"
+			d.Notice, d.Form = i18n.Key("Confirmed for 15 minutes: set the password now."), "password"
 		case "two-factor-off":
-			d.Notice, d.Form, d.Open = "Confirmed for 15 minutes: press Turn off to turn two-factor sign-in off.", "two-factor", "two-factor-off"
+			d.Notice, d.Form, d.Open = i18n.Key("Confirmed for 15 minutes: press Turn off to turn two-factor sign-in off."), "two-factor", "two-factor-off"
 		case "delete":
-			d.Notice, d.Form, d.Open = "Confirmed for 15 minutes: press Delete my account for good to delete it.", "delete", "delete"
+			d.Notice, d.Form, d.Open = i18n.Key("Confirmed for 15 minutes: press Delete my account for good to delete it."), "delete", "delete"
 		}
 	case "two-factor-off":
 		d.Notice, d.Form = "Two-factor sign-in is off.", "two-factor"
 	case "signed-out":
-		d.Notice, d.Form = "Every other browser is signed out.", "sessions"
+		d.Notice, d.Form = i18n.Key("Every other browser is signed out."), "sessions"
 	case "session":
-		d.Notice, d.Form = "That browser is signed out.", "sessions"
+		d.Notice, d.Form = i18n.Key("That browser is signed out."), "sessions"
 	case "token":
-		d.Notice, d.Form = "The token is revoked.", "tokens"
+		d.Notice, d.Form = i18n.Key("The token is revoked."), "tokens"
 	}
 	if r.URL.Query().Get("step") == "code" {
 		d = securityData{Confirm: true, CodeSent: true, Form: "confirm", Next: nextOf(r)}
@@ -161,7 +162,7 @@ func (a *App) renderSecurity(w http.ResponseWriter, r *http.Request, status int,
 	loc := viewerOf(r).Loc
 	for _, ss := range sessions {
 		d.Sessions = append(d.Sessions, credentialRow{ID: ss.ID, Name: ss.Name, Detail: ss.IP, Current: ss.Current,
-			LastUsed: when(&ss.LastUsedAt, loc), Expires: when(&ss.ExpiresAt, loc)})
+			LastUsed: when(viewerOf(r).Lang, &ss.LastUsedAt, loc), Expires: when(viewerOf(r).Lang, &ss.ExpiresAt, loc)})
 	}
 	tokens, _, err := a.opts.Accounts.Tokens(ctx, caller(r), allOfThem)
 	if err != nil {
@@ -174,12 +175,12 @@ func (a *App) renderSecurity(w http.ResponseWriter, r *http.Request, status int,
 			detail = "app · " + detail
 		}
 		d.Tokens = append(d.Tokens, credentialRow{ID: t.ID, Name: t.Name, Detail: detail, Current: t.Current,
-			LastUsed: when(t.LastUsedAt, loc), Expires: when(t.ExpiresAt, loc)})
+			LastUsed: when(viewerOf(r).Lang, t.LastUsedAt, loc), Expires: when(viewerOf(r).Lang, t.ExpiresAt, loc)})
 	}
 	if d.Setup != nil {
 		d.QR = template.HTML(d.Setup.QRCodeSVG) // made by the server from the otpauth URL, not from input
 	}
-	a.render(w, r, status, "security", page{Title: "Security", Nav: "settings", Data: d})
+	a.render(w, r, status, "security", page{Title: a.t(r, "Security"), Nav: "settings", Data: d})
 }
 
 // act runs an action of the security page: on success it goes to done (a
@@ -198,7 +199,7 @@ func (a *App) act(w http.ResponseWriter, r *http.Request, form, done string, err
 	d := securityData{Error: msg, Form: form}
 	if status == http.StatusLocked {
 		d = securityData{Confirm: true, Form: "confirm", Next: resumable[r.URL.Path],
-			Error: "Confirm it is you first (with your password or a mailed code); then the page goes on."}
+			Error: i18n.Key("Confirm it is you first (with your password or a mailed code); then the page goes on.")}
 	}
 	a.renderSecurity(w, r, status, d)
 }
@@ -253,7 +254,7 @@ func (a *App) mailConfirmationCode(w http.ResponseWriter, r *http.Request) {
 func (a *App) setPassword(w http.ResponseWriter, r *http.Request) {
 	pw := r.PostFormValue("password")
 	if pw != r.PostFormValue("password_confirmation") {
-		a.renderSecurity(w, r, http.StatusUnprocessableEntity, securityData{Form: "password", Error: "The two passwords do not match."})
+		a.renderSecurity(w, r, http.StatusUnprocessableEntity, securityData{Form: "password", Error: i18n.Key("The two passwords do not match.")})
 		return
 	}
 	a.act(w, r, "password", "password", a.opts.Accounts.SetPassword(r.Context(), caller(r), pw))
@@ -285,7 +286,7 @@ func (a *App) newRecoveryCodes(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.renderSecurity(w, r, http.StatusOK, securityData{Recovery: codes, Form: "two-factor",
-		Notice: "New recovery codes: the old ones no longer work."})
+		Notice: i18n.Key("New recovery codes: the old ones no longer work.")})
 }
 
 func (a *App) disableTwoFactor(w http.ResponseWriter, r *http.Request) {
@@ -325,7 +326,7 @@ func (a *App) revokeToken(w http.ResponseWriter, r *http.Request) {
 func (a *App) deleteAccount(w http.ResponseWriter, r *http.Request) {
 	if r.PostFormValue("confirm") != "yes" {
 		a.renderSecurity(w, r, http.StatusUnprocessableEntity, securityData{Form: "delete",
-			Error: "Press the button that says Delete my account for good to delete it."})
+			Error: i18n.Key("Press the button that says Delete my account for good to delete it.")})
 		return
 	}
 	if err := a.opts.Accounts.DeleteAccount(r.Context(), caller(r)); err != nil {
@@ -337,5 +338,5 @@ func (a *App) deleteAccount(w http.ResponseWriter, r *http.Request) {
 
 // goodbye is the signed-out page after an account was deleted.
 func (a *App) goodbye(w http.ResponseWriter, r *http.Request) {
-	a.render(w, r, http.StatusOK, "goodbye", page{Title: "Account deleted"})
+	a.render(w, r, http.StatusOK, "goodbye", page{Title: a.t(r, "Account deleted")})
 }

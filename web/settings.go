@@ -9,6 +9,7 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/language/display"
 
+	"github.com/recur-journal/recur/internal/i18n"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -20,12 +21,16 @@ var timezoneList string
 
 var timezones = strings.Fields(timezoneList)
 
-// locales are the languages of pattern descriptions offered by the select;
-// any other tag set through the API is offered too.
+// locales are the languages offered by the select: the pages and mails
+// speak those of the catalogue (i18n.Languages), pattern descriptions all
+// of them; any other tag set through the API is offered too.
 var locales = []string{"en", "de", "es", "fr", "it", "nl", "pt", "pt-BR", "sv", "da", "nb", "fi", "pl", "cs", "tr", "ja", "ko", "zh"}
 
-// option is one choice of a select.
-type option struct{ Value, Label string }
+// option is one choice of a select; Spoken says the pages speak it too.
+type option struct {
+	Value, Label string
+	Spoken       bool
+}
 
 type settingsData struct {
 	Name       string
@@ -63,7 +68,7 @@ func (a *App) renderSettings(w http.ResponseWriter, r *http.Request, status int,
 		d.Timezones = append([]string{d.Timezone}, timezones...)
 	}
 	d.Locales = localeOptions(d.Locale)
-	a.render(w, r, status, "settings", page{Title: "Settings", Nav: "settings", Data: d})
+	a.render(w, r, status, "settings", page{Title: a.t(r, "Settings"), Nav: "settings", Data: d})
 }
 
 // localeOptions names each offered language in itself, current included.
@@ -80,7 +85,8 @@ func localeOptions(current string) []option {
 				label = name + " (" + l + ")"
 			}
 		}
-		out[i] = option{Value: l, Label: label}
+		base, _ := language.Make(l).Base()
+		out[i] = option{Value: l, Label: label, Spoken: slices.Contains(i18n.Languages(), base.String())}
 	}
 	return out
 }
@@ -103,7 +109,7 @@ func (a *App) saveSettings(w http.ResponseWriter, r *http.Request) {
 	}
 	invalid := func(field string, err error) {
 		a.invalidForm(w, r, err, func(msg, _ string) {
-			d.Error, d.ErrorField = msg, field
+			d.Error, d.ErrorField = a.locale(r).Sentence(msg), field
 			a.renderSettings(w, r, http.StatusUnprocessableEntity, d)
 		})
 	}

@@ -28,7 +28,7 @@ func (a *App) signinPage(w http.ResponseWriter, r *http.Request, status int, d s
 	}
 	d.MailLogs = a.opts.MailLogs
 	d.NoLinks = a.opts.NoMailedLinks
-	a.render(w, r, status, "signin", page{Title: "Sign in", Data: d})
+	a.render(w, r, status, "signin", page{Title: a.t(r, "Sign in"), Data: d})
 }
 
 // personalError is the status and sentence of an error from the account's
@@ -58,7 +58,7 @@ func (a *App) signinFailed(w http.ResponseWriter, r *http.Request, err error, d 
 		a.fail(w, r, err)
 		return
 	}
-	d.Error = msg
+	d.Error = a.locale(r).Sentence(msg)
 	a.signinPage(w, r, status, d)
 }
 

@@ -6,8 +6,9 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
-	"github.com/recur-journal/recur/internal/english"
+	"github.com/recur-journal/recur/internal/i18n"
 	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/store"
 )
@@ -20,7 +21,7 @@ func esc(s string) string { return template.HTMLEscapeString(s) }
 
 // dayStrip draws the n days ending today as squares, filled on the days in
 // on; up to 8 weeks make one row, longer spans a week per column.
-func dayStrip(on map[string]bool, today time.Time, n int) template.HTML {
+func dayStrip(loc *i18n.Locale, on map[string]bool, today time.Time, n int) template.HTML {
 	const cell, gap = 10, 2
 	rows := 1
 	if n > 60 {
@@ -35,15 +36,16 @@ func dayStrip(on map[string]bool, today time.Time, n int) template.HTML {
 			count++
 		}
 	}
-	fmt.Fprintf(&b, `<svg class="strip" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-label="Seen on %d of the last %d days">`, w, h, w, h, count, n)
+	fmt.Fprintf(&b, `<svg class="strip" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-label="%s">`, w, h, w, h, esc(loc.T("Seen on %d of the last %d days", count, n)))
 	for i := 0; i < n; i++ {
 		day := today.AddDate(0, 0, i-n+1).Format(time.DateOnly)
 		class := "day"
 		if on[day] {
 			class = "day on"
 		}
+		t, _ := time.Parse(time.DateOnly, day)
 		fmt.Fprintf(&b, `<rect class="%s" x="%d" y="%d" width="%d" height="%d" rx="2"><title>%s</title></rect>`,
-			class, (i/rows)*(cell+gap), (i%rows)*(cell+gap), cell, cell, day)
+			class, (i/rows)*(cell+gap), (i%rows)*(cell+gap), cell, cell, esc(loc.Date(t, i18n.WeekdayDayMonthYear)))
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
@@ -69,8 +71,8 @@ var (
 // style sheet to show the one that fits. Triggers and behaviours are
 // grouped under their categories, so that one-off wordings of the same
 // thing make one node, whose title lists them.
-func flowsSVG(flows []store.Flow) template.HTML {
-	return flowsIn(flows, wideFlows) + flowsIn(flows, narrowFlows)
+func flowsSVG(loc *i18n.Locale, flows []store.Flow) template.HTML {
+	return flowsIn(loc, flows, wideFlows) + flowsIn(loc, flows, narrowFlows)
 }
 
 // nameLines cuts a name into at most n lines of up to chars runes, at
@@ -101,7 +103,7 @@ func nameLines(name string, chars, n int) []string {
 	return out
 }
 
-func flowsIn(flows []store.Flow, lay flowLayout) template.HTML {
+func flowsIn(loc *i18n.Locale, flows []store.Flow, lay flowLayout) template.HTML {
 	type link struct{ from, to string }
 	cols := [3][]string{}
 	index := [3]map[string]int{{}, {}, {}}
@@ -136,10 +138,23 @@ func flowsIn(flows []store.Flow, lay flowLayout) template.HTML {
 		return top + off + index[c][name]*(nodeH+gap) + nodeH/2
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg %s viewBox="0 0 %d %d" width="%d" height="%d" role="img"><title>What sets it off, how it feels and what you do, from %d situations</title>`,
-		lay.attrs, width, height, width, height, len(flows))
-	for c, heading := range []string{"Sets it off", "Feels", "You do"} {
-		fmt.Fprintf(&b, `<text class="heading" x="%d" y="18">%s</text>`, c*colW, heading)
+	fmt.Fprintf(&b, `<svg %s viewBox="0 0 %d %d" width="%d" height="%d" role="img"><title>%s</title>`,
+		lay.attrs, width, height, width, height, esc(loc.T("What sets it off, how it feels and what you do, from %d situations", len(flows))))
+	for c, heading := range []string{loc.T("Sets it off"), loc.T("Feels"), loc.T("You do")} {
+		// A heading longer than its column (some languages say more) is
+		// squeezed into it rather than run into the next one.
+		fit := ""
+		if n := utf8.RuneCountInString(heading); n*8 > colW-12 {
+			fit = fmt.Sprintf(` textLength="%d" lengthAdjust="spacingAndGlyphs"`, colW-12)
+		}
+		fmt.Fprintf(&b, `<text class="heading" x="%d" y="18"%s>%s</text>`, c*colW, fit, esc(heading))
+	}
+	// The middle column's names are feelings, said in loc's language.
+	said := func(c int, name string) string {
+		if c == 1 {
+			return loc.Feeling(name)
+		}
+		return name
 	}
 	for c := range 2 {
 		keys := make([]link, 0, len(links[c]))
@@ -152,20 +167,20 @@ func flowsIn(flows []store.Flow, lay flowLayout) template.HTML {
 			x1, x2 := c*colW+nodeW, (c+1)*colW
 			y1, y2 := y(c, k.from), y(c+1, k.to)
 			mid := (x1 + x2) / 2
-			fmt.Fprintf(&b, `<path class="link" d="M%d %d C%d %d %d %d %d %d" stroke-width="%d"><title>%s → %s: %d %s</title></path>`,
-				x1, y1, mid, y1, mid, y2, x2, y2, min(2+2*(n-1), 14), esc(k.from), esc(k.to), n, english.Plural(n, "situation", "situations"))
+			fmt.Fprintf(&b, `<path class="link" d="M%d %d C%d %d %d %d %d %d" stroke-width="%d"><title>%s → %s: %s</title></path>`,
+				x1, y1, mid, y1, mid, y2, x2, y2, min(2+2*(n-1), 14), esc(said(c, k.from)), esc(said(c+1, k.to)), esc(loc.T("%d situations", n)))
 		}
 	}
 	for c := range 3 {
 		for _, name := range cols[c] {
 			yy := y(c, name) - nodeH/2
-			lines := nameLines(name, lay.chars, lay.lines)
+			lines := nameLines(said(c, name), lay.chars, lay.lines)
 			fmt.Fprintf(&b, `<g class="node col%d"><rect x="%d" y="%d" width="%d" height="%d" rx="6"></rect><text x="%d" y="%d">`,
 				c, c*colW, yy, nodeW, nodeH, c*colW+8, yy+nodeH/2+5-(len(lines)-1)*8)
 			for i, l := range lines {
 				fmt.Fprintf(&b, `<tspan x="%d" dy="%d">%s</tspan>`, c*colW+8, min(i, 1)*16, esc(l))
 			}
-			title := name
+			title := said(c, name)
 			if group := items[c][name]; len(group) > 1 || group[0] != name {
 				title += ": " + strings.Join(group, "; ")
 			}
@@ -180,25 +195,25 @@ func flowsIn(flows []store.Flow, lay flowLayout) template.HTML {
 // how pleasant that day's feelings were: mood maps a date with feelings to
 // its day of the timeline; written marks days with entries.
 // today, a local date, is outlined so that a narrow screen can scroll to it.
-func yearSVG(year int, mood map[string]journal.Day, written map[string]bool, today string) template.HTML {
+func yearSVG(loc *i18n.Locale, year int, mood map[string]journal.Day, written map[string]bool, today string) template.HTML {
 	const cell, gap, left, top = 11, 2, 0, 14 // top: room for the months' names
 	first := time.Date(year, 1, 1, 12, 0, 0, 0, time.UTC)
-	lead := int(first.Weekday()+6) % 7 // Monday first
+	lead := int(first.Weekday()-loc.FirstWeekday()+7) % 7 // a row a weekday, the locale's first on top
 	days := first.AddDate(1, 0, 0).Sub(first).Hours() / 24
 	weeks := (lead + int(days) + 6) / 7
 	w, h := left+weeks*(cell+gap), top+7*(cell+gap)
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="year" viewBox="0 0 %d %d" role="img" aria-label="Each day of %d, coloured by how pleasant its feelings were">`, w, h, year)
+	fmt.Fprintf(&b, `<svg class="year" viewBox="0 0 %d %d" role="img" aria-label="%s">`, w, h, esc(loc.T("Each day of %d, coloured by how pleasant its feelings were", year)))
 	for m := time.January; m <= time.December; m++ {
 		i := lead + time.Date(year, m, 1, 12, 0, 0, 0, time.UTC).YearDay() - 1
-		fmt.Fprintf(&b, `<text class="month-name" x="%d" y="10">%s</text>`, left+(i+6)/7*(cell+gap), m.String()[:3])
+		fmt.Fprintf(&b, `<text class="month-name" x="%d" y="10">%s</text>`, left+(i+6)/7*(cell+gap), esc(loc.MonthShort(m)))
 	}
 	for d := first; d.Year() == year; d = d.AddDate(0, 0, 1) {
 		i := lead + d.YearDay() - 1
 		key := d.Format(time.DateOnly)
-		class, words := dayMood(key, mood, written, today)
+		class, words := dayMood(loc, key, mood, written, today)
 		fmt.Fprintf(&b, `<a href="?month=%s"><rect data-date="%s" class="mood %s" x="%d" y="%d" width="%d" height="%d" rx="2"><title>%s: %s</title></rect></a>`,
-			d.Format("2006-01"), key, class, left+(i/7)*(cell+gap), top+(i%7)*(cell+gap), cell, cell, key, words)
+			d.Format("2006-01"), key, class, left+(i/7)*(cell+gap), top+(i%7)*(cell+gap), cell, cell, esc(loc.Date(d, i18n.WeekdayDayMonthYear)), esc(words))
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
@@ -208,7 +223,7 @@ func yearSVG(year int, mood map[string]journal.Day, written map[string]bool, tod
 // three months a row, from the first month with entries (or today's, or
 // January) to December, so that it opens on the months with data and fits
 // a phone without sideways scrolling.
-func yearMonthsSVG(year int, mood map[string]journal.Day, written map[string]bool, today string) template.HTML {
+func yearMonthsSVG(loc *i18n.Locale, year int, mood map[string]journal.Day, written map[string]bool, today string) template.HTML {
 	const cell, gap, monthW, head, perRow = 12, 2, 7*(12+2) + 10, 16, 3
 	from := time.December
 	for key := range written {
@@ -226,19 +241,19 @@ func yearMonthsSVG(year int, mood map[string]journal.Day, written map[string]boo
 	monthH := head + 6*(cell+gap) + 6
 	w, h := perRow*monthW, (n+perRow-1)/perRow*monthH
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="year months" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-label="Each day of %d from %s, coloured by how pleasant its feelings were">`, w, h, w, h, year, from)
+	fmt.Fprintf(&b, `<svg class="year months" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-label="%s">`, w, h, w, h, esc(loc.T("Each day of %d from %s, coloured by how pleasant its feelings were", year, loc.Month(from))))
 	for i := range n {
 		m := from + time.Month(i)
 		x0, y0 := i%perRow*monthW, i/perRow*monthH
-		fmt.Fprintf(&b, `<text class="month-name" x="%d" y="%d">%s</text>`, x0, y0+11, m.String()[:3])
+		fmt.Fprintf(&b, `<text class="month-name" x="%d" y="%d">%s</text>`, x0, y0+11, esc(loc.MonthShort(m)))
 		first := time.Date(year, m, 1, 12, 0, 0, 0, time.UTC)
-		lead := int(first.Weekday()+6) % 7
+		lead := int(first.Weekday()-loc.FirstWeekday()+7) % 7
 		for d := first; d.Month() == m; d = d.AddDate(0, 0, 1) {
 			k := lead + d.Day() - 1
 			key := d.Format(time.DateOnly)
-			class, words := dayMood(key, mood, written, today)
+			class, words := dayMood(loc, key, mood, written, today)
 			fmt.Fprintf(&b, `<a href="?month=%s"><rect data-day="%s" class="mood %s" x="%d" y="%d" width="%d" height="%d" rx="2"><title>%s: %s</title></rect></a>`,
-				d.Format("2006-01"), key, class, x0+(k%7)*(cell+gap), y0+head+(k/7)*(cell+gap), cell, cell, key, words)
+				d.Format("2006-01"), key, class, x0+(k%7)*(cell+gap), y0+head+(k/7)*(cell+gap), cell, cell, esc(loc.Date(d, i18n.WeekdayDayMonthYear)), esc(words))
 		}
 	}
 	b.WriteString(`</svg>`)
@@ -248,40 +263,40 @@ func yearMonthsSVG(year int, mood map[string]journal.Day, written map[string]boo
 // dayMood names the colour band of the local date key and says it in
 // words: by its feelings' mean valence, plain for entries without
 // feelings, none for no entry; today is marked besides.
-func dayMood(key string, mood map[string]journal.Day, written map[string]bool, today string) (class, words string) {
-	class, words = "none", "no entry"
+func dayMood(loc *i18n.Locale, key string, mood map[string]journal.Day, written map[string]bool, today string) (class, words string) {
+	class, words = "none", loc.T("no entry")
 	if d, ok := mood[key]; ok {
-		class, words = moodOf(d)
+		class, words = moodOf(loc, d)
 	} else if written[key] {
-		class, words = "plain", "entries, no feelings found"
+		class, words = "plain", loc.T("entries, no feelings found")
 	}
 	if key == today {
-		class, words = class+" today", words+", today"
+		class, words = class+" today", loc.T("%s, today", words)
 	}
 	return class, words
 }
 
 // moodOf names the colour band of a day with feelings: mixed when most of
 // them are mixed ones, else by the balance of the others.
-func moodOf(d journal.Day) (class, words string) {
+func moodOf(loc *i18n.Locale, d journal.Day) (class, words string) {
 	if d.Mixed*2 > d.Feelings {
-		return "mixed", "mostly mixed feelings"
+		return "mixed", loc.T("mostly mixed feelings")
 	}
-	return moodClass(d.Pleasantness)
+	return moodClass(loc, d.Pleasantness)
 }
 
 // moodClass names the colour band of a mean valence.
-func moodClass(v float64) (class, words string) {
+func moodClass(loc *i18n.Locale, v float64) (class, words string) {
 	switch {
 	case v >= 0.5:
-		return "m2", "mostly pleasant feelings"
+		return "m2", loc.T("mostly pleasant feelings")
 	case v > 0:
-		return "m1", "more pleasant than unpleasant feelings"
+		return "m1", loc.T("more pleasant than unpleasant feelings")
 	case v == 0:
-		return "m0", "pleasant and unpleasant feelings alike"
+		return "m0", loc.T("pleasant and unpleasant feelings alike")
 	case v > -0.5:
-		return "m-1", "more unpleasant than pleasant feelings"
+		return "m-1", loc.T("more unpleasant than pleasant feelings")
 	default:
-		return "m-2", "mostly unpleasant feelings"
+		return "m-2", loc.T("mostly unpleasant feelings")
 	}
 }

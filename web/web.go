@@ -13,6 +13,7 @@ import (
 
 	"github.com/recur-journal/recur/account"
 	"github.com/recur-journal/recur/health"
+	"github.com/recur-journal/recur/internal/i18n"
 	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/notify"
 	"github.com/recur-journal/recur/store"
@@ -70,9 +71,9 @@ type App struct {
 	captures *journal.Captures // the same rules the API's capture routes follow
 	importer *journal.Importer
 	mux      *http.ServeMux
-	// pages parses the templates on first use: a server that only answers
-	// the API and health checks never holds them.
-	pages  func() map[string]*template.Template
+	// pages parses the templates of a language on first use: a server that
+	// only answers the API and health checks never holds them.
+	pages  map[string]func() map[string]*template.Template
 	banner bannerCache
 }
 
@@ -85,9 +86,12 @@ func New(opts Options) *App {
 	if opts.PageSize <= 0 {
 		opts.PageSize = DefaultPageSize
 	}
-	a := &App{opts: opts, mux: http.NewServeMux(), pages: sync.OnceValue(func() map[string]*template.Template { return parsePages(opts.Base) }),
+	a := &App{opts: opts, mux: http.NewServeMux(), pages: map[string]func() map[string]*template.Template{},
 		captures: &journal.Captures{Store: opts.Store, Analyser: opts.Analyser, Events: opts.Events,
 			Log: func(context.Context) *slog.Logger { return opts.Logger }}}
+	for _, lang := range append(i18n.Languages(), i18n.Pseudo) {
+		a.pages[lang] = sync.OnceValue(func() map[string]*template.Template { return parsePages(opts.Base, i18n.For(lang)) })
+	}
 	a.importer = opts.Importer
 	if a.importer == nil {
 		a.importer = journal.NewImporter(opts.Store, journal.MaxImportsAtOnce)
@@ -96,15 +100,16 @@ func New(opts Options) *App {
 	return a
 }
 
-// parsePages parses every page's template with the layout, by page name;
-// {{base}} in them is base, the path the app is served under.
-func parsePages(base string) map[string]*template.Template {
+// parsePages parses every page's template with the layout, by page name,
+// speaking loc's language; {{base}} in them is base, the path the app is
+// served under.
+func parsePages(base string, loc *i18n.Locale) map[string]*template.Template {
 	names, err := fs.Glob(FS, "templates/*.html")
 	if err != nil {
 		panic(err)
 	}
 	fm := template.FuncMap{"base": func() string { return base }}
-	for k, v := range funcs {
+	for k, v := range funcs(loc) {
 		fm[k] = v
 	}
 	pages := map[string]*template.Template{}
@@ -170,9 +175,14 @@ func (a *App) ServeHTTP(w http.ResponseWriter, r *http.Request) { a.mux.ServeHTT
 
 // viewer is the signed-in person a page is rendered for.
 type viewer struct {
-	User  *store.User
-	Loc   *time.Location
-	Today string // the date in Loc by the server's clock, YYYY-MM-DD: the latest a date picker offers
+	User *store.User
+	Loc  *time.Location
+	Lang *i18n.Locale // their app_locale
+	// AppLocale is the app_locale as set, also where the pages speak
+	// English for want of a catalogue: pattern names and descriptions
+	// are written in it.
+	AppLocale string
+	Today     string // the date in Loc by the server's clock, YYYY-MM-DD: the latest a date picker offers
 }
 
 type viewerKey struct{}
@@ -212,8 +222,24 @@ func (a *App) viewer(r *http.Request) (*viewer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &viewer{User: u, Loc: loc, Today: a.opts.Store.Now().In(loc).Format(time.DateOnly)}, nil
+	tag, err := a.opts.Store.SettingValue(r.Context(), u.ID, store.SettingAppLocale)
+	if err != nil {
+		return nil, err
+	}
+	return &viewer{User: u, Loc: loc, Lang: i18n.For(tag), AppLocale: tag, Today: a.opts.Store.Now().In(loc).Format(time.DateOnly)}, nil
 }
+
+// locale is the language a page speaks: the signed-in person's app_locale,
+// or before sign-in the one the browser asks for.
+func (a *App) locale(r *http.Request) *i18n.Locale {
+	if v := viewerOf(r); v != nil {
+		return v.Lang
+	}
+	return i18n.FromAcceptLanguage(r.Header.Get("Accept-Language"))
+}
+
+// t says the message key in the request's language.
+func (a *App) t(r *http.Request, key string, args ...any) string { return a.locale(r).T(key, args...) }
 
 // page is what the layout needs besides the page's own data.
 type page struct {
@@ -222,6 +248,8 @@ type page struct {
 	Viewer *viewer
 	Banner *banner
 	Data   any
+	// Lang is the language the page speaks; render sets it.
+	Lang *i18n.Locale
 }
 
 // render writes the page template name with status.
@@ -230,10 +258,14 @@ func (a *App) render(w http.ResponseWriter, r *http.Request, status int, name st
 		p.Viewer = viewerOf(r)
 	}
 	if p.Viewer != nil && p.Banner == nil {
-		p.Banner = a.banner.get(r.Context(), a.opts.Health)
+		p.Banner = a.banner.get(r.Context(), a.opts.Health, p.Viewer.Lang)
+	}
+	p.Lang = a.locale(r)
+	if p.Viewer != nil {
+		p.Lang = p.Viewer.Lang
 	}
 	var b strings.Builder
-	if err := a.pages()[name].Execute(&b, p); err != nil {
+	if err := a.pages[p.Lang.Lang]()[name].Execute(&b, p); err != nil {
 		a.opts.Logger.ErrorContext(r.Context(), "render page", "page", name, "error", err)
 		http.Error(w, "Server error.", http.StatusInternalServerError)
 		return
@@ -248,7 +280,11 @@ func (a *App) render(w http.ResponseWriter, r *http.Request, status int, name st
 // record that does not exist or is another person's.
 func (a *App) notFound(w http.ResponseWriter, r *http.Request) {
 	v, _ := a.viewer(r)
-	a.render(w, r, http.StatusNotFound, "notfound", page{Title: "Not found", Viewer: v})
+	lang := a.locale(r)
+	if v != nil {
+		lang = v.Lang
+	}
+	a.render(w, r, http.StatusNotFound, "notfound", page{Title: lang.T("Not found"), Viewer: v})
 }
 
 // fail answers an error from domain code: not found is the 404 page, bad
@@ -260,13 +296,13 @@ func (a *App) fail(w http.ResponseWriter, r *http.Request, err error) {
 	case store.EINVALID:
 		var e *store.Error
 		errors.As(err, &e)
-		a.render(w, r, http.StatusUnprocessableEntity, "invalid", page{Title: "Please check", Data: e})
+		a.render(w, r, http.StatusUnprocessableEntity, "invalid", page{Title: a.t(r, "Please check"), Data: e})
 	default:
 		if errors.Is(r.Context().Err(), context.Canceled) {
 			return
 		}
 		a.opts.Logger.ErrorContext(r.Context(), "page", "path", r.URL.Path, "error", err)
-		a.render(w, r, http.StatusInternalServerError, "error", page{Title: "Something went wrong"})
+		a.render(w, r, http.StatusInternalServerError, "error", page{Title: a.t(r, "Something went wrong")})
 	}
 }
 
@@ -287,23 +323,21 @@ type banner struct {
 type bannerCache struct {
 	mu     sync.Mutex
 	at     time.Time
-	banner *banner
+	health health.OllamaHealth
 }
 
 const bannerTTL = 3 * time.Second
 
-func (c *bannerCache) get(ctx context.Context, h health.Reporter) *banner {
+func (c *bannerCache) get(ctx context.Context, h health.Reporter, loc *i18n.Locale) *banner {
 	if h == nil {
 		return nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if time.Since(c.at) < bannerTTL {
-		return c.banner
+	if time.Since(c.at) >= bannerTTL {
+		ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		defer cancel()
+		c.at, c.health = time.Now(), h.OllamaHealth(ctx)
 	}
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	o := h.OllamaHealth(ctx)
-	c.at, c.banner = time.Now(), newBanner(o)
-	return c.banner
+	return newBanner(c.health, loc)
 }

@@ -35,16 +35,16 @@ func (a *App) answerEntryJSON(w http.ResponseWriter, r *http.Request, c *store.C
 	switch {
 	case err == nil:
 		v := viewerOf(r)
-		day := groupByDay([]store.Capture{*c}, v.Loc, a.opts.Store.Now())[0]
+		day := groupByDay([]store.Capture{*c}, v.Loc, a.opts.Store.Now(), v.Lang)[0]
 		var b strings.Builder
-		if err := a.pages()["journal"].ExecuteTemplate(&b, "entry-item", day.Entries[0]); err != nil {
+		if err := a.pages[v.Lang.Lang]()["journal"].ExecuteTemplate(&b, "entry-item", day.Entries[0]); err != nil {
 			a.fail(w, r, err)
 			return
 		}
 		writeJSON(w, http.StatusCreated, map[string]any{"data": writtenEntry{ID: c.ID, Date: day.Date, Heading: day.Heading, HTML: b.String()}})
 	case store.ErrorCode(err) == store.EINVALID && errors.As(err, &e):
-		field := formField(e.Field)
-		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"message": e.Message, "errors": map[string][]string{field: {e.Message}}})
+		field, msg := formField(e.Field), a.locale(r).Sentence(e.Message)
+		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"message": msg, "errors": map[string][]string{field: {msg}}})
 	default:
 		a.fail(w, r, err)
 	}

@@ -74,6 +74,8 @@ func Step(req *api.ChatRequest) string {
 		return "categorise"
 	case strings.HasPrefix(sys, "You write the description"):
 		return "describe"
+	case strings.HasPrefix(sys, "You name the topics"):
+		return "name"
 	}
 	return ""
 }
@@ -101,6 +103,8 @@ func (l *Lexicon) Answer(req *api.ChatRequest) string {
 		v = map[string]any{"assignments": l.categorise(user)}
 	case "describe":
 		v = map[string]any{"description": describe(user)}
+	case "name":
+		v = map[string]any{"names": names(user)}
 	default:
 		return "{}"
 	}
@@ -282,4 +286,16 @@ func describe(user string) string {
 // pipeline sends them, for Step and Answer.
 func Request(system, user string) *api.ChatRequest {
 	return &api.ChatRequest{Messages: []api.Message{{Role: "system", Content: system}, {Role: "user", Content: user}}}
+}
+
+var topicLine = regexp.MustCompile(`(?m)^\d+\. (.*) \([a-z ]+\)$`)
+
+// names answers a name call with each topic's English name: the lexicon
+// knows no other language, and the pages then show the English name.
+func names(user string) []string {
+	out := []string{}
+	for _, m := range topicLine.FindAllStringSubmatch(user, -1) {
+		out = append(out, m[1])
+	}
+	return out
 }

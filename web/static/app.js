@@ -5,15 +5,16 @@
 import "./outbox.js";
 import { askAtSignOut, viewer } from "./viewer.js";
 import { keepDrafts } from "./draft.js";
+import { t } from "./i18n.js";
 
 // The path Recur is served under ("" at the root), which every URL here starts with.
 const base = document.documentElement.dataset.base || "";
 
 const words = {
-  queued: "Waiting to be read",
-  processing: "Being read",
-  processed: "Read",
-  failed: "Could not be read",
+  queued: t("Waiting to be read"),
+  processing: t("Being read"),
+  processed: t("Read"),
+  failed: t("Could not be read"),
 };
 
 // Where a status stands in one run, to order two events of the same
@@ -50,10 +51,10 @@ function retryForm(id) {
   form.className = "retry";
   const p = document.createElement("p");
   p.className = "error";
-  p.textContent = "This entry could not be read: the model kept answering with something unusable. Your text is kept.";
+  p.textContent = t("This entry could not be read: the model kept answering with something unusable. Your text is kept.");
   const button = document.createElement("button");
   button.type = "submit";
-  button.textContent = "Try again";
+  button.textContent = t("Try again");
   form.append(p, button);
   return form;
 }
@@ -82,7 +83,7 @@ function setStatus(id, status, updatedAt) {
       } else {
         const a = document.createElement("a");
         a.href = `${base}/entries/${encodeURIComponent(id)}`;
-        a.textContent = "Read: show what was found";
+        a.textContent = t("Read: show what was found");
         reading.replaceChildren(a);
         reading.classList.remove("reading");
       }
@@ -90,7 +91,7 @@ function setStatus(id, status, updatedAt) {
     // One entry's page shows what was found only as drawn by the server:
     // offer it rather than reload under someone editing.
     if ("detail" in el.dataset && was !== status && status === "processed") {
-      showNews(el, "This entry has been read.", location.pathname, "Show what was found");
+      showNews(el, t("This entry has been read."), location.pathname, t("Show what was found"));
       for (const note of el.querySelectorAll("[data-earlier]")) note.hidden = true;
     }
   }
@@ -146,7 +147,7 @@ if (document.querySelector("header form.signout") && "EventSource" in window) {
     try {
       const { id, name, state } = JSON.parse(e.data);
       if (id && name && state === "open") {
-        showNews(null, `A pattern showed up: ${name}.`, `${base}/patterns/${encodeURIComponent(id)}`, "See it");
+        showNews(null, t("A pattern showed up: %s.", name), `${base}/patterns/${encodeURIComponent(id)}`, t("See it"));
       }
     } catch {
       // A message that is not JSON is no pattern.
@@ -170,10 +171,10 @@ for (const button of document.querySelectorAll("button[data-copy]")) {
   button.addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText(field.value);
-      button.textContent = "Copied";
+      button.textContent = t("Copied");
     } catch {
       field.select();
-      button.textContent = "Press Ctrl+C to copy";
+      button.textContent = t("Press Ctrl+C to copy");
     }
   });
 }
@@ -200,8 +201,8 @@ if (batch && batch.dataset.progress !== "100") {
     batch.dataset.progress = String(b.progress);
     const done = b.finished_at || b.cancelled_at;
     said.textContent = done
-      ? `Done: ${b.processed_jobs} of ${b.total_jobs} entries read${b.failed_jobs ? `, ${b.failed_jobs} could not be` : ""}.`
-      : `${b.progress} %: ${b.processed_jobs} of ${b.total_jobs} entries read, ${b.pending_jobs} waiting.`;
+      ? t("Done: %[2]d of %[1]d entries read.", b.total_jobs, b.processed_jobs) + (b.failed_jobs ? ` ${t("%d could not be read.", b.failed_jobs)}` : "")
+      : `${b.progress} %: ${t("%[2]d of %[1]d entries read, %[3]d waiting.", b.total_jobs, b.processed_jobs, b.pending_jobs)}`;
     if (!done) setTimeout(follow, 1000);
   };
   follow();
@@ -246,7 +247,7 @@ async function listWaiting() {
   if (!list) {
     list = document.createElement("section");
     list.dataset.outbox = "";
-    list.setAttribute("aria-label", "Waiting to send");
+    list.setAttribute("aria-label", t("Waiting to send"));
     write.after(list);
   }
   list.replaceChildren(...entries.map((e) => {
@@ -257,8 +258,8 @@ async function listWaiting() {
     const meta = document.createElement("p");
     meta.className = "meta status";
     meta.textContent = e.refused
-      ? `Not saved: ${e.refused} It is kept on this device only: copy the text, write the entry again, then remove it here.`
-      : "Waiting to send: kept on this device until the connection is back";
+      ? t("Not saved: %s It is kept on this device only: copy the text, write the entry again, then remove it here.", e.refused)
+      : t("Waiting to send: kept on this device until the connection is back");
     const text = document.createElement("p");
     text.className = "text";
     text.textContent = e.text;
@@ -269,10 +270,10 @@ async function listWaiting() {
       remove.type = "button";
       const arm = () => {
         remove.className = "danger";
-        remove.textContent = "Remove for good: the text is not saved anywhere else";
+        remove.textContent = t("Remove for good: the text is not saved anywhere else");
       };
       remove.className = "quiet";
-      remove.textContent = "Remove from this device";
+      remove.textContent = t("Remove from this device");
       if (armed.has(e.id)) arm();
       remove.addEventListener("click", async () => {
         if (!armed.has(e.id)) {
@@ -296,7 +297,7 @@ async function sendWaiting() {
   const sent = await outbox.sendAll().catch(() => 0);
   await showWaiting();
   if (sent) {
-    showNews(null, `${sent === 1 ? "An entry" : `${sent} entries`} written offline ${sent === 1 ? "was" : "were"} sent.`, `${base}/`, "Show the journal");
+    showNews(null, t("%d entries written offline were sent.", sent), `${base}/`, t("Show the journal"));
   }
 }
 

@@ -1,6 +1,8 @@
 // Turns on Web Push for this device from Settings › Notifications: asks
 // for permission, subscribes through the service worker with the server's
 // VAPID key, and registers the subscription at /api/push-subscriptions.
+import { t } from "./i18n.js";
+
 const section = document.querySelector("[data-testid=push]");
 const button = section?.querySelector("[data-testid=push-on]");
 const status = section?.querySelector("[data-testid=push-status]");
@@ -16,7 +18,7 @@ async function turnOn() {
   button.disabled = true;
   try {
     if ((await Notification.requestPermission()) !== "granted") {
-      status.textContent = "Notifications are blocked for Recur in this browser; allow them in its site settings and try again.";
+      status.textContent = t("Notifications are blocked for Recur in this browser; allow them in its site settings and try again.");
       return;
     }
     const reg = await navigator.serviceWorker.ready;
@@ -31,12 +33,12 @@ async function turnOn() {
     if (!res.ok) {
       const body = await res.json().catch(() => ({}));
       const errors = Object.values(body.errors || {}).flat();
-      status.textContent = errors[0] || body.message || `The server answered ${res.status}.`;
+      status.textContent = errors[0] || body.message || t("The server answered %d.", res.status);
       return;
     }
     location.assign(`${base}/settings/notifications?done=push`);
   } catch (err) {
-    status.textContent = `This browser could not subscribe: ${err.message}`;
+    status.textContent = t("This browser could not subscribe: %s", err.message);
   } finally {
     button.disabled = false;
   }
@@ -45,7 +47,7 @@ async function turnOn() {
 if (button && "serviceWorker" in navigator && "PushManager" in window && "Notification" in window) {
   button.hidden = false;
   status.textContent = Notification.permission === "denied"
-    ? "Notifications are blocked for Recur in this browser; allow them in its site settings first."
+    ? t("Notifications are blocked for Recur in this browser; allow them in its site settings first.")
     : "";
   button.addEventListener("click", turnOn);
 }

@@ -11,8 +11,8 @@ importScripts(`${base}/static/outbox.js`);
 
 // Every script a page loads is in the shell: one missing would fail to load
 // on the offline page, and on any page whose request for it is cut short.
-const cacheName = "recur-shell-v5";
-const shell = ["/offline", "/static/style.css", "/static/app.js", "/static/outbox.js", "/static/viewer.js", "/static/draft.js", "/static/register-sw.js", "/static/push.js", "/static/icon.svg"];
+const cacheName = "recur-shell-v6";
+const shell = ["/offline", "/static/style.css", "/static/app.js", "/static/outbox.js", "/static/viewer.js", "/static/draft.js", "/static/i18n.js", "/static/register-sw.js", "/static/push.js", "/static/icon.svg"];
 
 self.addEventListener("install", (e) => {
   e.waitUntil(caches.open(cacheName).then((c) => c.addAll(shell.map((p) => base + p))).then(() => self.skipWaiting()));

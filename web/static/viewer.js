@@ -4,6 +4,7 @@
 
 import "./outbox.js";
 import { forgetDrafts } from "./draft.js";
+import { t } from "./i18n.js";
 
 const outbox = self.recurOutbox;
 const base = document.documentElement.dataset.base || ""; // the path Recur is served under
@@ -83,9 +84,7 @@ function unsentDialog(n) {
   const form = document.createElement("form");
   form.method = "dialog";
   const p = document.createElement("p");
-  p.textContent = n === 1
-    ? "One entry written on this device is not in your journal yet. It is shown only to you, once you sign in here again."
-    : `${n} entries written on this device are not in your journal yet. They are shown only to you, once you sign in here again.`;
+  p.textContent = t("%d entries written on this device are not in your journal yet. They are shown only to you, once you sign in here again.", n);
   const choices = document.createElement("div");
   choices.className = "actions";
   const button = (value, label, className) => {
@@ -96,9 +95,9 @@ function unsentDialog(n) {
     return b;
   };
   choices.append(
-    button("keep", n === 1 ? "Keep it to send later, and sign out" : "Keep them to send later, and sign out"),
-    button("delete", n === 1 ? "Delete it, and sign out" : "Delete them, and sign out", "danger"),
-    button("stay", "Stay signed in", "quiet"),
+    button("keep", t("Keep them to send later, and sign out", n)),
+    button("delete", t("Delete them, and sign out", n), "danger"),
+    button("stay", t("Stay signed in"), "quiet"),
   );
   form.append(p, choices);
   dialog.append(form);

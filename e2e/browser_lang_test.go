@@ -1,0 +1,90 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/recur-journal/recur/internal/i18n"
+	"github.com/recur-journal/recur/store"
+)
+
+// overflowing lists the labels, buttons, headings and badges whose words
+// do not fit their box at the page's width: what longer words would cut.
+const overflowing = `[...document.querySelectorAll("main h1, main h2, main h3, nav a, button, summary, label, .badge, .chip, th, .calhead a, .legend span, .pager a")]
+	.filter((e) => e.offsetParent !== null && !e.closest(".visually-hidden") && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== "auto")
+	.map((e) => e.tagName.toLowerCase() + (e.className ? "." + e.className.replace(/ /g, ".") : "") + ": " + e.textContent.trim().slice(0, 40))`
+
+// In each language, and in the pseudo-locale (English accented and made
+// longer), the journal, the patterns, a pattern, the calendar and the
+// settings fit a phone: nothing scrolls sideways and no label, button or
+// heading spills out of its box. The pages speak the language (its nav
+// word), its calendar starts on its first day, and no script fails.
+// RECUR_SCREENSHOTS=DIR keeps a phone-sized screenshot of each.
+func TestBrowserLanguages(t *testing.T) {
+	s := newBrowserSession(t)
+	u := s.signIn("languages@example.com")
+	writeThreeDays(s)
+	waitFor(t, s.ctx, s.base+"/patterns", `[data-pattern-id][data-state=open]`, 1)
+	id := attr(t, s.ctx, `[data-pattern-id][data-state=open]`, "data-pattern-id")
+	year := strconv.Itoa(s.m.Store().Now().Year())
+	pages := []struct{ name, path, ready string }{
+		{"journal", "/", `form[data-testid=write]`},
+		{"patterns", "/patterns", `[data-pattern-id]`},
+		{"pattern", "/patterns/" + id, `svg[data-testid=flows]`},
+		{"calendar", "/calendar", `table.month`},
+		{"year", "/calendar?year=" + year, `svg.year`},
+		{"settings", "/settings", `form[data-testid=account]`},
+	}
+	for _, lang := range append(i18n.Languages(), i18n.Pseudo) {
+		if err := s.m.Store().PutSetting(context.Background(), u.ID, &store.Setting{Key: store.SettingAppLocale, Value: lang}); err != nil {
+			t.Fatal(err)
+		}
+		loc := i18n.For(lang)
+		for _, p := range pages {
+			s.run(chromedp.EmulateViewport(390, 844), chromedp.Navigate(s.base+p.path), chromedp.WaitReady(p.ready))
+			var nav string
+			s.run(chromedp.Text(`nav[aria-label] a[href$="/calendar"]`, &nav))
+			if want := loc.T("Calendar"); strings.TrimSpace(nav) != want {
+				t.Errorf("%s %s: the nav says %q, want %q", lang, p.name, nav, want)
+			}
+			noSideways(t, s)
+			var cut []string
+			s.run(chromedp.Evaluate(overflowing, &cut))
+			for _, c := range cut {
+				t.Errorf("%s %s at 390px: %s does not fit its box", lang, p.name, c)
+			}
+			if p.name == "calendar" {
+				var first string
+				s.run(chromedp.AttributeValue(`table.month thead th`, "abbr", &first, nil))
+				if want := loc.Weekday(loc.FirstWeekday()); first != want {
+					t.Errorf("%s: the calendar's week starts on %q, want %q", lang, first, want)
+				}
+			}
+			phoneScreenshot(t, s.ctx, fmt.Sprintf("lang-%s-%s", lang, p.name))
+		}
+	}
+	noConsoleErrors(t, s.consoleErrors())
+}
+
+// phoneScreenshot saves the page at 390x844 into the folder
+// RECUR_SCREENSHOTS names, when it is set.
+func phoneScreenshot(t *testing.T, ctx context.Context, name string) {
+	dir := os.Getenv("RECUR_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	var png []byte
+	if err := chromedp.Run(ctx, chromedp.EmulateViewport(390, 844), chromedp.FullScreenshot(&png, 100)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
