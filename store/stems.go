@@ -126,20 +126,7 @@ func (s *Store) fillStems(ctx context.Context) error {
 // journalLanguages returns which languages with a stemmer the user's
 // journal holds, one index look-up per stemmer.
 func journalLanguages(ctx context.Context, tx *sql.Tx, userID string) ([]string, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT l.column1 FROM (VALUES `+stemLanguages+`) l
+	return queryStrings(ctx, tx, `SELECT l.column1 FROM (VALUES `+stemLanguages+`) l
 		WHERE EXISTS (SELECT 1 FROM captures WHERE user_id = ? AND language = l.column1 AND stems != '')
 		ORDER BY l.column1`, userID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var code string
-		if err := rows.Scan(&code); err != nil {
-			return nil, err
-		}
-		out = append(out, code)
-	}
-	return out, rows.Err()
 }

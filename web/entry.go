@@ -20,13 +20,30 @@ type chip struct {
 	Feeling string // the feeling's name in the vocabulary, for feelings
 	Tone    string // pleasant or unpleasant, for feelings
 	High    bool   // a high-energy feeling
+	Href    string // the journal filtered by it, for feelings, persons and places
 }
 
 // feelingChip is a chip for feeling f, shown as name.
 func feelingChip(name string, f store.Feeling) chip {
-	c := chip{Name: name, Feeling: f.Name, Tone: "unpleasant", High: f.Energy == "high"}
+	c := chip{Name: name, Feeling: f.Name, Tone: "unpleasant", High: f.Energy == "high", Href: filterHref("feeling", f.Name)}
 	if f.Valence > 0 {
 		c.Tone = "pleasant"
+	}
+	return c
+}
+
+// tagChip is a chip for tag t; a feeling, person or place links to the
+// entries that share it.
+func tagChip(t store.Tag, feelings map[string]store.Feeling) chip {
+	if f, ok := feelings[t.FeelingID]; ok {
+		return feelingChip(t.Name, f)
+	}
+	c := chip{Name: t.Name}
+	switch t.Type {
+	case store.TagPerson:
+		c.Href = filterHref("person", t.Name)
+	case store.TagLocation:
+		c.Href = filterHref("place", t.Name)
 	}
 	return c
 }
@@ -43,10 +60,7 @@ func situations(segs []store.Segment, feelings map[string]store.Feeling) []situa
 	for _, sg := range segs {
 		s := situation{Text: sg.Text}
 		for _, t := range sg.Tags {
-			c := chip{Name: t.Name}
-			if f, ok := feelings[t.FeelingID]; ok {
-				c = feelingChip(t.Name, f)
-			}
+			c := tagChip(t, feelings)
 			s.Chips = append(s.Chips, c)
 		}
 		out = append(out, s)
@@ -119,10 +133,7 @@ func chips(segs []store.Segment, feelings map[string]store.Feeling) []chipGroup 
 				continue
 			}
 			seen[t.ID] = true
-			c := chip{Name: t.Name}
-			if f, ok := feelings[t.FeelingID]; ok {
-				c = feelingChip(t.Name, f)
-			}
+			c := tagChip(t, feelings)
 			byType[t.Type] = append(byType[t.Type], c)
 		}
 	}
