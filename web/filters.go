@@ -28,9 +28,6 @@ type activeFilter struct {
 
 type hiddenValue struct{ Name, Value string }
 
-// Open says whether a filter other than the words is chosen.
-func (f filterForm) Open() bool { return len(f.Active) > 0 }
-
 // First is the first value of a list, or "".
 func (filterForm) First(values []string) string {
 	if len(values) == 0 {
