@@ -92,3 +92,19 @@ func TestMigrateCutsStemsOfEarlierEntries(t *testing.T) {
 		t.Errorf("after migrating, saltando found %d (%s), %v; want the entry", n, ids(got), err)
 	}
 }
+
+// Which stemmed languages a journal holds is a look-up per language in a
+// small index, never a walk through the user's captures.
+func TestJournalLanguagesUseIndex(t *testing.T) {
+	t.Parallel()
+	s := storetest.MustOpen(t)
+	u := storetest.MustCreateUser(t, s, "plan@example.com")
+	plan, err := s.LanguagesPlan(context.Background(), u.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(plan, "\n")
+	if !strings.Contains(all, "INDEX captures_stemmed (user_id=? AND language=?)") {
+		t.Errorf("the look-up does not use the index captures_stemmed:\n%s", all)
+	}
+}
