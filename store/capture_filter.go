@@ -32,9 +32,14 @@ type CaptureFilter struct {
 	From, To time.Time
 }
 
+// tagged reports whether f names tags or patterns.
+func (f *CaptureFilter) tagged() bool {
+	return len(f.Feelings)+len(f.Patterns)+len(f.Persons)+len(f.Places) > 0
+}
+
 // filtered reports whether f narrows the list other than by its words.
 func (f *CaptureFilter) filtered() bool {
-	return len(f.Feelings)+len(f.Patterns)+len(f.Persons)+len(f.Places) > 0 || !f.From.IsZero() || !f.To.IsZero()
+	return f.tagged() || !f.From.IsZero() || !f.To.IsZero()
 }
 
 // Validate tidies f (values trimmed, blank ones and repeats dropped,
@@ -174,6 +179,14 @@ func (f *CaptureFilter) list(userID string) listQuery {
 		return captureList(userID)
 	}
 	cond, args := f.filterSQL(userID)
-	return listQuery{columns: prefixed("c.", captureColumns), from: `FROM captures c WHERE c.user_id = ?` + cond,
+	owner := `c.user_id = ?`
+	if f.tagged() {
+		// The unary + keeps SQLite from reading the user's captures in
+		// order through captures_user_list and probing each: it reads the
+		// captures the named tags were found in instead, and sorts those,
+		// so the cost follows the matches, not the journal.
+		owner = `+c.user_id = ?`
+	}
+	return listQuery{columns: prefixed("c.", captureColumns), from: `FROM captures c WHERE ` + owner + cond,
 		args: append([]any{userID}, args...), order: `c.occurred_at DESC, c.id DESC`}
 }

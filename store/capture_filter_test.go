@@ -107,8 +107,9 @@ func TestFindCapturesFilters(t *testing.T) {
 }
 
 // A filter reads the tags it names by index and the captures they were
-// found in, and never walks the whole of the tags, the segments or the
-// links between them; a search reads the index of words.
+// found in, and never walks the whole of the tags, the segments, the links
+// between them or the user's captures; a search reads the index of words
+// first.
 func TestFilterPlansUseIndexes(t *testing.T) {
 	t.Parallel()
 	s := storetest.MustOpen(t)
@@ -129,6 +130,9 @@ func TestFilterPlansUseIndexes(t *testing.T) {
 				t.Errorf("the %s walks the whole of %s:\n%s", name, table, all)
 			}
 		}
+	}
+	if all := strings.Join(list, "\n"); strings.Contains(all, "captures_user_list") || !strings.Contains(all, "SEARCH c USING INDEX sqlite_autoindex_captures_1 (id=?)") {
+		t.Errorf("the list walks the user's captures rather than reading those the tags were found in:\n%s", all)
 	}
 	if all := strings.Join(search, "\n"); !strings.Contains(all, "VIRTUAL TABLE INDEX") || !strings.Contains(all, "SEARCH c USING INTEGER PRIMARY KEY (rowid=?)") ||
 		strings.Index(all, "captures_search") > strings.Index(all, "SEARCH c ") {
