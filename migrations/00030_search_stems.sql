@@ -20,6 +20,10 @@ CREATE INDEX captures_unstemmed ON captures (id) WHERE stems IS NULL;
 -- Which stemmed languages a journal holds: one look-up per language.
 CREATE INDEX captures_stemmed ON captures (user_id, language) WHERE stems != '';
 
+-- A list filtered by feelings reads the user's tags of those feelings,
+-- whatever their valence's tag type, through this.
+CREATE INDEX tags_feeling ON tags (user_id, feeling_id) WHERE feeling_id IS NOT NULL;
+
 CREATE VIRTUAL TABLE captures_search USING fts5(
     original, translated, stems,
     content = 'captures', content_rowid = 'rowid',
@@ -52,6 +56,7 @@ DROP TRIGGER captures_search_update;
 DROP TRIGGER captures_search_delete;
 DROP TRIGGER captures_search_insert;
 DROP TABLE captures_search;
+DROP INDEX tags_feeling;
 DROP INDEX captures_stemmed;
 DROP INDEX captures_unstemmed;
 ALTER TABLE captures DROP COLUMN stems;

@@ -118,7 +118,7 @@ func (f *CaptureFilter) filterSQL(userID string) (string, []any) {
 			args = append(args, v)
 		}
 	}
-	in(`tags t`, `t.user_id = ? AND t.type IN ('positive_feeling', 'negative_feeling') AND t.feeling_id`, f.Feelings)
+	in(`tags t`, `t.user_id = ? AND t.feeling_id IS NOT NULL AND t.feeling_id`, f.Feelings)
 	in(`patterns p JOIN tags t ON t.category_id = p.category_id`, `p.user_id = ? AND p.id`, f.Patterns)
 	in(`tags t`, `t.user_id = ? AND t.type = 'person' AND t.name`, f.Persons)
 	in(`tags t`, `t.user_id = ? AND t.type = 'location' AND t.name`, f.Places)

@@ -131,6 +131,9 @@ func TestFilterPlansUseIndexes(t *testing.T) {
 			}
 		}
 	}
+	if all := strings.Join(list, "\n"); !strings.Contains(all, "INDEX tags_feeling (user_id=? AND feeling_id=?)") {
+		t.Errorf("the list does not read the tags of the feelings through tags_feeling:\n%s", all)
+	}
 	if all := strings.Join(list, "\n"); strings.Contains(all, "captures_user_list") || !strings.Contains(all, "SEARCH c USING INDEX sqlite_autoindex_captures_1 (id=?)") {
 		t.Errorf("the list walks the user's captures rather than reading those the tags were found in:\n%s", all)
 	}

@@ -24,7 +24,7 @@ func (s *Store) FilterChoices(ctx context.Context, userID string) (FilterChoices
 	var fc FilterChoices
 	err := s.view(ctx, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT f.id, f.name, f.valence, f.energy FROM tags t JOIN feelings f ON f.id = t.feeling_id
-			WHERE t.user_id = ? AND t.type IN ('positive_feeling', 'negative_feeling') ORDER BY f.name`, userID)
+			WHERE t.user_id = ? AND t.feeling_id IS NOT NULL ORDER BY f.name`, userID)
 		if err != nil {
 			return err
 		}

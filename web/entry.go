@@ -25,7 +25,7 @@ type chip struct {
 
 // feelingChip is a chip for feeling f, shown as name.
 func feelingChip(name string, f store.Feeling) chip {
-	c := chip{Name: name, Feeling: f.Name, Tone: "unpleasant", High: f.Energy == "high", Href: filterHref("feeling", f.Name)}
+	c := chip{Name: name, Feeling: f.Name, Tone: "unpleasant", High: f.Energy == "high"}
 	if f.Valence > 0 {
 		c.Tone = "pleasant"
 	}
@@ -35,10 +35,11 @@ func feelingChip(name string, f store.Feeling) chip {
 // tagChip is a chip for tag t; a feeling, person or place links to the
 // entries that share it.
 func tagChip(t store.Tag, feelings map[string]store.Feeling) chip {
-	if f, ok := feelings[t.FeelingID]; ok {
-		return feelingChip(t.Name, f)
-	}
 	c := chip{Name: t.Name}
+	if f, ok := feelings[t.FeelingID]; ok {
+		c = feelingChip(t.Name, f)
+		c.Href = filterHref("feeling", f.Name)
+	}
 	switch t.Type {
 	case store.TagPerson:
 		c.Href = filterHref("person", t.Name)

@@ -198,7 +198,9 @@ func (a *App) addFindings(r *http.Request, days []dayGroup) error {
 			f := found[e.ID]
 			e.Patterns = f.Patterns
 			for _, fl := range f.Feelings {
-				e.Feelings = append(e.Feelings, feelingChip(fl.Name, fl))
+				c := feelingChip(fl.Name, fl)
+				c.Href = filterHref("feeling", fl.Name)
+				e.Feelings = append(e.Feelings, c)
 			}
 		}
 	}
