@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
@@ -107,7 +106,18 @@ type captureInput struct {
 
 type listCapturesInput struct {
 	PageParams
-	Q string `query:"q" maxLength:"200" doc:"Words to search for in the original and the translated text, up to 200 characters and 8 different words (a word said again counts once), without control characters. Every word must occur in one of its forms (\"skipping\" finds \"skipped\": the index stems English words, and every entry is indexed in its English translation too; the last word, from two letters on, may be the start of a stem); quotes, stars and operators are taken as plain characters. Results come best match first, each with a snippet. Empty lists every capture, newest first."`
+	Q       string   `query:"q" maxLength:"200" doc:"Words to search for in the original and the translated text, up to 200 characters and 8 different words (a word said again counts once), without control characters. Every word must occur in one of its forms (\"skipping\" finds \"skipped\": the index stems English words, and every entry is indexed in its English translation too; an entry written in Danish, Dutch, Finnish, French, German, Italian, Norwegian, Portuguese, Romanian, Spanish or Swedish is also indexed by the Snowball stems of its words as written, and each word searched for is stemmed the same way in each of those languages the journal holds, so \"saltando\" finds \"salté\" and \"Kindern\" finds \"Kinder\"; the last word, from two letters on, may be the start of a stem); quotes, stars and operators are taken as plain characters. Results come best match first, each with a snippet. Empty lists every capture, newest first."`
+	Feeling []string `query:"feeling,explode" maxItems:"10" doc:"Only captures in which one of these feelings was found: names from the vocabulary (as tags of type positive_feeling and negative_feeling name them, such as anxious or calm), in any case. Repeat the parameter for more, up to 10; a name outside the vocabulary answers 422."`
+	Pattern []string `query:"pattern,explode" maxItems:"10" doc:"Only captures that one of these patterns rests on: pattern ids, up to 10. An id that is no pattern of yours (another user's included) matches nothing, so the list is empty, as for a pattern without captures; an id that is not a UUID answers 422."`
+	Person  []string `query:"person,explode" maxItems:"10" doc:"Only captures in which one of these persons was found: names as the person tags give them, in any case, up to 10."`
+	Place   []string `query:"place,explode" maxItems:"10" doc:"Only captures in which one of these places was found: names as the location tags give them, in any case, up to 10."`
+	From    string   `query:"from" doc:"Only captures whose occurred_at falls on this day or later, YYYY-MM-DD in your timezone."`
+	To      string   `query:"to" doc:"Only captures whose occurred_at falls on this day or earlier, YYYY-MM-DD in your timezone; on or after from."`
+}
+
+// filter is the list the input asks for.
+func (in *listCapturesInput) filter() journal.Filter {
+	return journal.Filter{Query: in.Q, Feelings: in.Feeling, Patterns: in.Pattern, Persons: in.Person, Places: in.Place, From: in.From, To: in.To}
 }
 
 type updateCaptureInput struct {
@@ -122,9 +132,14 @@ func (s *Server) registerCaptures() {
 	o := op(http.MethodGet, "/captures", "list-captures", "Captures", "List captures, newest first, or search them",
 		account.ScopeCapturesRead, http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity, http.StatusTooManyRequests)
 	o.Description += " With q, only the captures whose text holds every word of q, best match first." +
+		" feeling, pattern, person, place, from and to narrow the list, with or without q: a capture passes a filter when it matches one of its values, and the list holds those that pass every filter given." +
 		" A user runs one search at a time: another one while the first runs answers 429 with Retry-After, as does a search that finds the instance's searches busy for two seconds." +
 		" A search that runs longer than two seconds is stopped and answers 422 on q."
 	huma.Register(s.api, o, s.listCaptures)
+	// The handler checks the dates, with sentences of its own.
+	for _, name := range []string{"from", "to"} {
+		s.describeParam(o.Path, o.Method, name, func(p *huma.Schema) { p.Format = "date" })
+	}
 
 	o = op(http.MethodPost, "/captures", "create-capture", "Captures", "Write an entry",
 		account.ScopeCapturesWrite, http.StatusUnauthorized, http.StatusForbidden, http.StatusUnprocessableEntity)
@@ -149,27 +164,19 @@ func (s *Server) registerCaptures() {
 }
 
 func (s *Server) listCaptures(ctx context.Context, in *listCapturesInput) (*struct{ Body List[CaptureListItem] }, error) {
-	userID := current(ctx).User.ID
-	if strings.TrimSpace(in.Q) == "" {
-		list, total, err := s.opts.Store.ListCaptures(ctx, userID, in.store())
-		if err != nil {
-			return nil, err
-		}
-		out := make([]CaptureListItem, len(list))
-		for i := range list {
-			out[i] = CaptureListItem{CaptureItem: newCaptureItem(&list[i])}
-		}
-		return newList(out, total, in.PageParams, link(ctx, "/captures")), nil
-	}
-	found, total, err := s.captures.SearchCaptures(ctx, userID, in.Q, in.store())
+	f := in.filter()
+	found, total, err := s.captures.FindCaptures(ctx, current(ctx).User.ID, f, in.store())
 	if err != nil {
 		return nil, err
 	}
 	out := make([]CaptureListItem, len(found))
 	for i := range found {
-		out[i] = CaptureListItem{CaptureItem: newCaptureItem(&found[i].Capture), Snippet: &found[i].Snippet}
+		out[i] = CaptureListItem{CaptureItem: newCaptureItem(&found[i].Capture)}
+		if strings.TrimSpace(in.Q) != "" {
+			out[i].Snippet = &found[i].Snippet
+		}
 	}
-	return newFilteredList(out, total, in.PageParams, link(ctx, "/captures"), url.Values{"q": {in.Q}}), nil
+	return newFilteredList(out, total, in.PageParams, link(ctx, "/captures"), f.Values()), nil
 }
 
 func (s *Server) createCapture(ctx context.Context, in *createCaptureInput) (*struct{ Body Data[Capture] }, error) {

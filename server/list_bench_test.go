@@ -93,9 +93,10 @@ func (j *listJournal) get(b *testing.B, path string, checked bool) {
 }
 
 // BenchmarkList reads the first and a middle page of the capture and the
-// pattern lists of journals of 1,000 and 25,000 captures, over HTTP with a
-// token: the time per list read should not grow with the journal (the
-// target is within 15 % of each other).
+// pattern lists of journals of 1,000 and 25,000 captures, and the captures
+// filtered by a feeling (30 of them) and by a person no entry names, over
+// HTTP with a token: the time per list read should not grow with the
+// journal (the target is within 15 % of each other).
 func BenchmarkList(b *testing.B) {
 	for _, n := range []int{1000, 25000} {
 		j := newListJournal(b, n)
@@ -103,6 +104,8 @@ func BenchmarkList(b *testing.B) {
 			{"captures", "/api/captures"},
 			{"captures-page-20", "/api/captures?page=20"},
 			{"patterns", "/api/patterns"},
+			{"captures-feeling", "/api/captures?feeling=anxious"},
+			{"captures-person", "/api/captures?person=nobody"},
 		} {
 			path := list.path
 			b.Run(fmt.Sprintf("%s/%d", list.name, n), func(b *testing.B) {

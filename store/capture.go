@@ -258,9 +258,11 @@ func (s *Store) UpdateCapture(ctx context.Context, userID, id string, u CaptureU
 		if ch.Text {
 			next.Status, next.Attempts = StatusQueued, 0
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE captures SET original = ?, occurred_at = ?, status = ?, attempts = ?,
+		// The stems follow the text at once, in the language it had; the
+		// run that reads it again sets both anew.
+		_, err = tx.ExecContext(ctx, `UPDATE captures SET original = ?, stems = CASE WHEN ? THEN ? ELSE stems END, occurred_at = ?, status = ?, attempts = ?,
 			available_at = CASE WHEN ? THEN ? ELSE available_at END, background = CASE WHEN ? THEN 0 ELSE background END, updated_at = ?
-			WHERE id = ?`, next.Original, FormatTime(next.OccurredAt), next.Status, next.Attempts,
+			WHERE id = ?`, next.Original, ch.Text, wordStems(next.Original, c.Language), FormatTime(next.OccurredAt), next.Status, next.Attempts,
 			ch.Text, FormatTime(now), ch.Text, FormatTime(now), id)
 		c = &next
 		return err

@@ -51,7 +51,8 @@ var exportTables = []exportTable{
 		[]exportRef{{"id", "categories", false}}},
 	{"tags", `SELECT * FROM tags WHERE user_id = ? ORDER BY created_at, id`, []string{"user_id"},
 		[]exportRef{{"id", "tags", false}, {"category_id", "categories", false}}},
-	{"captures", `SELECT * FROM captures WHERE user_id = ? ORDER BY occurred_at, id`, []string{"user_id"},
+	// A capture's stems are cut again from its text.
+	{"captures", `SELECT * FROM captures WHERE user_id = ? ORDER BY occurred_at, id`, []string{"user_id", "stems"},
 		[]exportRef{{"id", "captures", false}}},
 	{"segments", `SELECT s.* FROM segments s JOIN captures c ON c.id = s.capture_id WHERE c.user_id = ?
 		ORDER BY c.occurred_at, c.id, s.position`, nil,

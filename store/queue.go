@@ -95,7 +95,7 @@ func (s *Store) FailCapture(ctx context.Context, id string) error {
 	return s.update(ctx, func(tx *sql.Tx) error {
 		now := FormatTime(s.Now())
 		var userID string
-		err := tx.QueryRowContext(ctx, `UPDATE captures SET status = 'failed', translated = '', language = '', updated_at = ?
+		err := tx.QueryRowContext(ctx, `UPDATE captures SET status = 'failed', translated = '', language = '', stems = '', updated_at = ?
 			WHERE id = ? AND status = 'processing' RETURNING user_id`, now, id).Scan(&userID)
 		if errors.Is(err, sql.ErrNoRows) {
 			return NotFound("Capture")
@@ -203,9 +203,14 @@ type NewTag struct {
 func (s *Store) CommitAnalysis(ctx context.Context, a *Analysis) error {
 	return s.update(ctx, func(tx *sql.Tx) error {
 		now := FormatTime(s.Now())
-		res, err := tx.ExecContext(ctx, `UPDATE captures SET status = 'processed', translated = ?, language = ?, attempts = 0, updated_at = ?
+		original := a.Original
+		if original == "" && stemmers[a.Language] != nil {
+			// A missing capture leaves it empty, and the update below finds nothing.
+			_ = tx.QueryRowContext(ctx, `SELECT original FROM captures WHERE id = ?`, a.CaptureID).Scan(&original)
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE captures SET status = 'processed', translated = ?, language = ?, stems = ?, attempts = 0, updated_at = ?
 			WHERE id = ? AND user_id = ? AND status = 'processing' AND (? = '' OR original = ?)`,
-			a.Translated, a.Language, now, a.CaptureID, a.UserID, a.Original, a.Original)
+			a.Translated, a.Language, wordStems(original, a.Language), now, a.CaptureID, a.UserID, a.Original, a.Original)
 		if err != nil {
 			return err
 		}

@@ -227,6 +227,9 @@ func (r *restorer) add(table string, i int, row *exportread.Row) error {
 	}
 	if table == "captures" {
 		r.captures++
+		original, _ := row.Get("original").(string)
+		language, _ := row.Get("language").(string)
+		names, args = setColumn(names, args, "stems", wordStems(original, language))
 		if st, _ := row.Get("status").(string); CaptureStatus(st) == StatusQueued || CaptureStatus(st) == StatusProcessing {
 			// Its run is to be done again here; finish places it in the queue.
 			names, args = setColumn(names, args, "status", string(StatusQueued))

@@ -204,7 +204,8 @@ func (s *Store) provider() (*goose.Provider, error) {
 	return goose.NewProvider(goose.DialectSQLite3, s.write, s.migrations)
 }
 
-// Migrate applies every pending migration and returns the versions applied.
+// Migrate applies every pending migration, cuts the word stems of entries
+// that lack them (see fillStems), and returns the versions applied.
 func (s *Store) Migrate(ctx context.Context) ([]int64, error) {
 	p, err := s.provider()
 	if err != nil {
@@ -219,6 +220,9 @@ func (s *Store) Migrate(ctx context.Context) ([]int64, error) {
 	}
 	if err != nil {
 		return versions, fmt.Errorf("migrate: %w", err)
+	}
+	if err := s.fillStems(ctx); err != nil {
+		return versions, fmt.Errorf("migrate: cut the word stems of entries: %w", err)
 	}
 	return versions, nil
 }

@@ -15,11 +15,29 @@ type chip struct {
 	Feeling string // the feeling's name in the vocabulary, for feelings
 	Tone    string // pleasant, unpleasant or mixed, for feelings
 	High    bool   // a high-energy feeling
+	Href    string // the journal filtered by it, for feelings, persons and places
 }
 
 // feelingChip is a chip for feeling f, shown as name in loc's language.
 func feelingChip(loc *i18n.Locale, name string, f store.Feeling) chip {
 	return chip{Name: loc.Feeling(name), Feeling: f.Name, Tone: f.Tone(), High: f.Energy == "high"}
+}
+
+// tagChip is a chip for tag t; a feeling, person or place links to the
+// entries that share it.
+func tagChip(loc *i18n.Locale, t store.Tag, feelings map[string]store.Feeling) chip {
+	c := chip{Name: t.Name}
+	if f, ok := feelings[t.FeelingID]; ok {
+		c = feelingChip(loc, t.Name, f)
+		c.Href = filterHref("feeling", f.Name)
+	}
+	switch t.Type {
+	case store.TagPerson:
+		c.Href = filterHref("person", t.Name)
+	case store.TagLocation:
+		c.Href = filterHref("place", t.Name)
+	}
+	return c
 }
 
 // situation is one segment of an entry with the tags found in it.
@@ -34,10 +52,7 @@ func situations(loc *i18n.Locale, segs []store.Segment, feelings map[string]stor
 	for _, sg := range segs {
 		s := situation{Text: sg.Text}
 		for _, t := range sg.Tags {
-			c := chip{Name: t.Name}
-			if f, ok := feelings[t.FeelingID]; ok {
-				c = feelingChip(loc, t.Name, f)
-			}
+			c := tagChip(loc, t, feelings)
 			s.Chips = append(s.Chips, c)
 		}
 		out = append(out, s)
@@ -106,10 +121,7 @@ func chips(loc *i18n.Locale, segs []store.Segment, feelings map[string]store.Fee
 				continue
 			}
 			seen[t.ID] = true
-			c := chip{Name: t.Name}
-			if f, ok := feelings[t.FeelingID]; ok {
-				c = feelingChip(loc, t.Name, f)
-			}
+			c := tagChip(loc, t, feelings)
 			byType[t.Type] = append(byType[t.Type], c)
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -57,6 +56,7 @@ type journalData struct {
 	Text          string
 	Date, Time    string
 	WrittenBefore bool // the journal holds entries (search may still find none)
+	Filters       filterForm
 }
 
 func newEntryView(c *store.Capture, loc *time.Location, lang *i18n.Locale) entryView {
@@ -113,59 +113,53 @@ func (a *App) home(w http.ResponseWriter, r *http.Request) {
 
 // journal renders the list page with d's form state: the entries newest
 // first under their days' headings, or with q those that hold its words,
-// best match first.
+// best match first; either narrowed by the filters of the query.
 func (a *App) journal(w http.ResponseWriter, r *http.Request, status int, d journalData) {
 	v := viewerOf(r)
-	q := strings.TrimSpace(r.URL.Query().Get("q"))
+	f := journal.FilterFromQuery(r.URL.Query())
 	pageNo, _ := strconv.Atoi(r.URL.Query().Get("page"))
 	pageNo = max(pageNo, 1)
 	pg := store.Page{Page: pageNo, Limit: a.opts.PageSize}
-	var total int
-	if q == "" {
-		list, n, err := a.opts.Store.ListCaptures(r.Context(), v.User.ID, pg)
-		if err != nil {
-			a.fail(w, r, err)
-			return
+	found, total, err := a.captures.FindCaptures(r.Context(), v.User.ID, f, pg)
+	var e *store.Error
+	if code := store.ErrorCode(err); (code == store.EINVALID || code == store.ETOOMANY) && errors.As(err, &e) {
+		d.SearchError = v.Lang.Sentence(searchSentence(e))
+		status = http.StatusUnprocessableEntity
+		if code == store.ETOOMANY {
+			status = http.StatusTooManyRequests
+			w.Header().Set("Retry-After", "1")
 		}
-		total, d.Days = n, groupByDay(list, v.Loc, a.opts.Store.Now(), v.Lang)
-		err = a.addFindings(r, d.Days)
-		if err != nil {
-			a.fail(w, r, err)
-			return
-		}
-	} else {
-		found, n, err := a.captures.SearchCaptures(r.Context(), v.User.ID, q, pg)
-		var e *store.Error
-		if code := store.ErrorCode(err); (code == store.EINVALID || code == store.ETOOMANY) && errors.As(err, &e) {
-			// The API's sentence names its parameter; here it is the search box.
-			d.SearchError = v.Lang.Sentence(strings.Replace(e.Message, "The q ", "The search ", 1))
-			status = http.StatusUnprocessableEntity
-			if code == store.ETOOMANY {
-				status = http.StatusTooManyRequests
-				w.Header().Set("Retry-After", "1")
-			}
-		} else if err != nil {
-			a.fail(w, r, err)
-			return
-		}
-		total = n
-		if len(found) > 0 {
-			d.Days = []dayGroup{matchGroup(found, v.Loc, v.Lang)}
-			if err := a.addFindings(r, d.Days); err != nil {
-				a.fail(w, r, err)
-				return
-			}
-		}
+	} else if err != nil {
+		a.fail(w, r, err)
+		return
 	}
-	d.Query, d.Total, d.Page = q, total, pageNo
-	d.Pages = max(1, (total+pg.Limit-1)/pg.Limit)
-	d.WrittenBefore = total > 0 || q != ""
-	link := func(n int) string {
-		u := url.Values{"page": {strconv.Itoa(n)}}
-		if q != "" {
-			u.Set("q", q)
+	if f.Query != "" && len(found) > 0 {
+		d.Days = []dayGroup{matchGroup(found, v.Loc, v.Lang)}
+	} else if len(found) > 0 {
+		list := make([]store.Capture, len(found))
+		for i := range found {
+			list[i] = found[i].Capture
 		}
-		return "/?" + u.Encode()
+		d.Days = groupByDay(list, v.Loc, a.opts.Store.Now(), v.Lang)
+	}
+	if err := a.addFindings(r, d.Days); err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	choices, err := a.opts.Store.FilterChoices(r.Context(), v.User.ID)
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	choices.Patterns = named(choices.Patterns, a.patternNames(r))
+	d.Filters = newFilterForm(f, choices)
+	d.Query, d.Total, d.Page = f.Query, total, pageNo
+	d.Pages = max(1, (total+pg.Limit-1)/pg.Limit)
+	d.WrittenBefore = total > 0 || !f.Empty()
+	link := func(n int) string {
+		u := f.Values()
+		u.Set("page", strconv.Itoa(n))
+		return "/?" + encodeQuery(u)
 	}
 	if pageNo > 1 {
 		d.Prev = link(pageNo - 1)
@@ -174,6 +168,19 @@ func (a *App) journal(w http.ResponseWriter, r *http.Request, status int, d jour
 		d.Next = link(pageNo + 1)
 	}
 	a.render(w, r, status, "journal", page{Title: v.Lang.T("Journal"), Nav: "journal", Data: d})
+}
+
+// searchSentence says what is wrong with a search or its filters in the
+// page's words: the API's sentences name its parameters.
+func searchSentence(e *store.Error) string {
+	switch e.Field {
+	case "from", "to":
+		if strings.Contains(e.Message, "on or after") {
+			return "The end date must be on or after the start date."
+		}
+		return "Pick dates with the date fields."
+	}
+	return strings.Replace(e.Message, "The q ", "The search ", 1)
 }
 
 // addFindings adds to the listed entries their feelings and patterns,
@@ -196,7 +203,9 @@ func (a *App) addFindings(r *http.Request, days []dayGroup) error {
 			f := found[e.ID]
 			e.Patterns = named(f.Patterns, name)
 			for _, fl := range f.Feelings {
-				e.Feelings = append(e.Feelings, feelingChip(viewerOf(r).Lang, fl.Name, fl))
+				c := feelingChip(viewerOf(r).Lang, fl.Name, fl)
+				c.Href = filterHref("feeling", fl.Name)
+				e.Feelings = append(e.Feelings, c)
 			}
 		}
 	}

@@ -42,5 +42,5 @@ func TestMixedFeelingsShowApart(t *testing.T) {
 	}
 	has(t, "calendar legend", cal, 200, `<span class="key mood mixed"></span> mostly mixed feelings`)
 	has(t, "entry", alice.get("/entries/"+id), 200, "Mixed feelings",
-		`<li class="chip mixed" data-feeling="bittersweet">bittersweet</li>`, `<li class="chip mixed" data-feeling="nostalgic">nostalgic</li>`)
+		`<a class="chip mixed" data-feeling="bittersweet" href="/?feeling=bittersweet">bittersweet</a>`, `<a class="chip mixed" data-feeling="nostalgic" href="/?feeling=nostalgic">nostalgic</a>`)
 }

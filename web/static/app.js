@@ -316,10 +316,12 @@ async function keep() {
 }
 
 // onJournal says the page is the journal's first page, not a search's
-// results: there a new entry goes at the top without a reload.
+// results nor a filtered list: there a new entry goes at the top without a
+// reload.
 function onJournal() {
   const q = new URLSearchParams(location.search);
-  return location.pathname === `${base}/` && !q.get("q") && (q.get("page") || "1") === "1";
+  const narrowed = ["q", "feeling", "pattern", "person", "place", "from", "to"].some((k) => q.get(k));
+  return location.pathname === `${base}/` && !narrowed && (q.get("page") || "1") === "1";
 }
 
 // sendLive sends the write form and puts the new entry at the top of the
