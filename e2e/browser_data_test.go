@@ -168,7 +168,7 @@ func TestBrowserData(t *testing.T) {
 	}
 
 	downloads := t.TempDir()
-	s.run(browser.SetDownloadBehavior(browser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(downloads))
+	s.run(browser.SetDownloadBehavior(browser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(downloads).WithBrowserContextID(browserContext(s.ctx)))
 	s.run(chromedp.Navigate(s.base+"/settings/data"), chromedp.WaitVisible(`[data-testid=export-json]`))
 	press(t, s.ctx, `[data-testid=export-json]`)
 	jsonFile := waitFile(t, downloads, ".json")
@@ -242,7 +242,9 @@ func (s *browserSession) emulate(ctx context.Context, on bool) int {
 	}
 	workers := 0
 	for _, ti := range targets {
-		if ti.Type != "service_worker" {
+		// The workers of this test's browser context only: the others
+		// belong to other tests sharing the browser.
+		if ti.Type != "service_worker" || ti.BrowserContextID != browserContext(s.ctx) {
 			continue
 		}
 		// Conditions belong to the DevTools session that set them: a

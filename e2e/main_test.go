@@ -19,7 +19,9 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	closeSharedBrowser()
+	os.Exit(code)
 }
 
 // readFile returns the file at path (from the repository's root).
