@@ -331,6 +331,7 @@ func TestBrowser(t *testing.T) {
 	screenshots(t, ctx, "entry-read-again")
 	press(t, ctx, `article [data-news] a`)
 	run(chromedp.WaitVisible(`article mark.situation`))
+	loaded(t, ctx)
 	var marked string
 	run(chromedp.Text(`article .text.marked`, &marked))
 	if !strings.Contains(marked, "praised my cooking") || strings.Contains(marked, "criticised") {
