@@ -97,6 +97,7 @@ func TestBrowserApp(t *testing.T) {
 	screenshots(t, s.ctx, "apps-empty")
 	s.run(chromedp.SendKeys(`#app-name`, "Phone shortcut"), chromedp.Click(`form[action="/settings/apps"] button[type=submit]`),
 		chromedp.WaitVisible(`#token`))
+	loaded(t, s.ctx)
 	screenshots(t, s.ctx, "apps-token")
 	if got := count(t, s.ctx, `button[data-copy]:not([hidden])`); got != 1 {
 		t.Errorf("%d copy buttons shown, want 1", got)
@@ -168,7 +169,7 @@ func TestBrowserData(t *testing.T) {
 	}
 
 	downloads := t.TempDir()
-	s.run(browser.SetDownloadBehavior(browser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(downloads))
+	s.run(browser.SetDownloadBehavior(browser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(downloads).WithBrowserContextID(browserContext(s.ctx)))
 	s.run(chromedp.Navigate(s.base+"/settings/data"), chromedp.WaitVisible(`[data-testid=export-json]`))
 	press(t, s.ctx, `[data-testid=export-json]`)
 	jsonFile := waitFile(t, downloads, ".json")
@@ -242,7 +243,9 @@ func (s *browserSession) emulate(ctx context.Context, on bool) int {
 	}
 	workers := 0
 	for _, ti := range targets {
-		if ti.Type != "service_worker" {
+		// The workers of this test's browser context only: the others
+		// belong to other tests sharing the browser.
+		if ti.Type != "service_worker" || ti.BrowserContextID != browserContext(s.ctx) {
 			continue
 		}
 		// Conditions belong to the DevTools session that set them: a
@@ -361,6 +364,15 @@ func (s *browserSession) outboxSize() int {
 	return n
 }
 
+// sending reports whether an entry of the page's outbox is claimed by a
+// send under way, within the outbox's 30-second lease.
+func (s *browserSession) sending() bool {
+	var claimed bool
+	err := chromedp.Run(s.ctx, chromedp.Evaluate(`recurOutbox.all(document.body.dataset.user).then((l) => l.some((e) => e.sending > 0 && Date.now() - e.sending < 30000))`, &claimed,
+		func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+	return err == nil && claimed
+}
+
 // An entry written offline in a tab that is then closed is not lost: it
 // arrives once the connection is back, without that tab.
 func TestBrowserOfflineWriteTabClosed(t *testing.T) {
@@ -389,10 +401,12 @@ func TestBrowserOfflineWriteTabClosed(t *testing.T) {
 	s.offline(false)
 	// A send that the closing tab or a restarting worker cut short keeps
 	// the entry claimed for the outbox's 30-second lease: the page is opened
-	// anew every two seconds, for at most forty.
+	// anew every two seconds, for at most forty, but not while a send is
+	// under way (the open page's, told by the worker, or the worker's own):
+	// opening the page anew would cut that one short too.
 	opened := time.Time{}
 	wait.Eventually(t, 40*time.Second, "the entry written in the closed tab, sent", func() bool {
-		if time.Since(opened) >= 2*time.Second {
+		if time.Since(opened) >= 2*time.Second && !s.sending() {
 			s.run(chromedp.Navigate(s.base + "/"))
 			opened = time.Now()
 		}

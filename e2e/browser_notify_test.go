@@ -46,6 +46,7 @@ func TestBrowserNotifications(t *testing.T) {
 	s.run(chromedp.Navigate(s.base+"/settings/notifications"), chromedp.WaitVisible(`form[data-testid=new-channel]`),
 		chromedp.SetValue(`#kind`, "webhook"), chromedp.SendKeys(`#url`, rcv.URL+"/hook"),
 		chromedp.Click(`form[data-testid=new-channel] button[type=submit]`), chromedp.WaitVisible(`[data-testid=new-secret]`))
+	loaded(t, s.ctx)
 	var secret string
 	s.run(chromedp.Value(`#secret`, &secret))
 	rcv.SetSecret(secret)

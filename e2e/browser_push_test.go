@@ -21,7 +21,7 @@ import (
 func TestBrowserPushNotification(t *testing.T) {
 	s := newBrowserSession(t)
 	s.signIn("push@example.com")
-	s.run(browser.GrantPermissions([]browser.PermissionType{browser.PermissionTypeNotifications}).WithOrigin(s.base))
+	s.run(browser.GrantPermissions([]browser.PermissionType{browser.PermissionTypeNotifications}).WithOrigin(s.base).WithBrowserContextID(browserContext(s.ctx)))
 
 	var mu sync.Mutex
 	var regID serviceworker.RegistrationID

@@ -6,7 +6,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -16,8 +15,6 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
-	cdplog "github.com/chromedp/cdproto/log"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/ollama/ollama/api"
 
@@ -29,24 +26,6 @@ import (
 	"github.com/recur-journal/recur/pipeline/scripted"
 	"github.com/recur-journal/recur/store"
 )
-
-// chromium is Debian's browser, which the browser tests drive.
-const chromium = "/usr/bin/chromium"
-
-// needChromium skips a browser test with -short, and when chromium is
-// missing, except in CI, where it must be there (.ci/run installs it).
-func needChromium(t *testing.T) {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("drives chromium")
-	}
-	if _, err := exec.LookPath(chromium); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is missing; CI installs it with apt-get install chromium", chromium)
-		}
-		t.Skipf("browser test skipped: %s is missing (apt-get install chromium)", chromium)
-	}
-}
 
 // linkCatcher is an SMTP server on 127.0.0.1 that keeps the sign-in links
 // and codes of the mail it receives.
@@ -123,60 +102,6 @@ func browserApp(t *testing.T, gate *modelGate, env ...string) (string, *cli.Main
 	}
 	t.Cleanup(func() { gate.release(); m.Close() })
 	return "http://" + addr, m, fake, lc
-}
-
-// newBrowser starts headless chromium with the flags DESIGN.md gives and
-// collects every console error, uncaught exception and error log entry.
-func newBrowser(t *testing.T) (context.Context, func() []string) {
-	// Chromium's helper processes may still write into their profile for a
-	// moment after the browser is closed, which t.TempDir's removal takes
-	// for a failure: the profile is removed here, with a few bounded tries.
-	profile, err := os.MkdirTemp("", "recur-chromium-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if !wait.Poll(5*time.Second, func() bool { err = os.RemoveAll(profile); return err == nil }) {
-			t.Logf("chromium profile %s left behind: %v", profile, err)
-		}
-	})
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromium), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(profile), chromedp.WindowSize(390, 844),
-	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelCtx := chromedp.NewContext(actx)
-	ctx, cancelTime := context.WithTimeout(ctx, 3*time.Minute)
-	t.Cleanup(func() {
-		chromedp.Cancel(ctx) // closes the browser and waits for it
-		cancelTime()
-		cancelCtx()
-		cancelAlloc()
-	})
-	var mu sync.Mutex
-	var errs []string
-	chromedp.ListenTarget(ctx, func(ev any) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch ev := ev.(type) {
-		case *runtime.EventExceptionThrown:
-			errs = append(errs, "exception: "+ev.ExceptionDetails.Error())
-		case *runtime.EventConsoleAPICalled:
-			if ev.Type == runtime.APITypeError {
-				errs = append(errs, fmt.Sprintf("console.error: %v", ev.Args))
-			}
-		case *cdplog.EventEntryAdded:
-			if ev.Entry.Level == cdplog.LevelError {
-				errs = append(errs, "log: "+ev.Entry.Text+" "+ev.Entry.URL)
-			}
-		}
-	})
-	if err := chromedp.Run(ctx, cdplog.Enable(), runtime.Enable()); err != nil {
-		t.Fatal(err)
-	}
-	return ctx, func() []string { mu.Lock(); defer mu.Unlock(); return append([]string(nil), errs...) }
 }
 
 // count returns how many elements match sel.
@@ -406,6 +331,7 @@ func TestBrowser(t *testing.T) {
 	screenshots(t, ctx, "entry-read-again")
 	press(t, ctx, `article [data-news] a`)
 	run(chromedp.WaitVisible(`article mark.situation`))
+	loaded(t, ctx)
 	var marked string
 	run(chromedp.Text(`article .text.marked`, &marked))
 	if !strings.Contains(marked, "praised my cooking") || strings.Contains(marked, "criticised") {

@@ -59,8 +59,9 @@ func (p podman) must(timeout time.Duration, args ...string) string {
 // TestContainer builds the image's final stage from a binary built here,
 // runs it read-only with a named volume, waits for its health check, makes
 // a user and a token inside it, posts a capture, restarts the container and
-// finds the capture in the volume; then it runs it as another user on a
-// folder of the host. It needs podman (and root, or a user podman works
+// finds the capture in the volume; meanwhile it runs compose.yaml's
+// service with podman-compose, and the image as another user on a folder
+// of the host. It needs podman (and root, or a user podman works
 // for): CI installs it and fails without it; elsewhere the test skips.
 func TestContainer(t *testing.T) {
 	t.Parallel()
@@ -132,45 +133,57 @@ func TestContainer(t *testing.T) {
 		readOnly = append(readOnly, "--tmpfs", tmpfs)
 	}
 	limits := []string{"--ulimit", "nofile=1024:1024", "--ulimit", "nproc=1000:1000"}
-	port := freePort(t)
-	base := "http://127.0.0.1:" + port + "/api"
-	p.must(time.Minute, "volume", "create", volume)
-	run := append(append([]string{"run", "-d", "--name", name}, limits...), readOnly...)
-	p.must(2*time.Minute, append(run, "-p", "127.0.0.1:"+port+":8080", "-v", volume+":/data", image)...)
-	waitHealthy(t, p, name, base)
+	// The journal, the compose file and the bind mount are tried at once,
+	// each in a container of its own: they wait on podman, not on each
+	// other.
+	t.Run("VolumeAcrossRestart", func(t *testing.T) {
+		t.Parallel()
+		p := podman{t}
+		port := freePort(t)
+		base := "http://127.0.0.1:" + port + "/api"
+		p.must(time.Minute, "volume", "create", volume)
+		run := append(append([]string{"run", "-d", "--name", name}, limits...), readOnly...)
+		p.must(2*time.Minute, append(run, "-p", "127.0.0.1:"+port+":8080", "-v", volume+":/data", image)...)
+		waitHealthy(t, p, name, base)
 
-	id := p.must(time.Minute, "exec", name, "recur", "user", "add", "owner@example.com")
-	token := p.must(time.Minute, "exec", name, "recur", "token", "create", "owner@example.com")
-	if id == "" || !strings.Contains(token, "|") {
-		t.Fatalf("user add printed %q, token create %q", id, token)
-	}
-	c := apitest.Client{T: t, Base: base, Token: token, HTTP: &http.Client{Timeout: 10 * time.Second}}
-	text := "Written in the container, kept in the volume " + suffix + "."
-	status, created := c.Do("POST", "/captures", `{"text":"`+text+`"}`)
-	data, _ := created["data"].(map[string]any)
-	captureID, _ := data["id"].(string)
-	if status != http.StatusCreated || captureID == "" {
-		t.Fatalf("POST /captures = %d %v", status, created)
-	}
+		id := p.must(time.Minute, "exec", name, "recur", "user", "add", "owner@example.com")
+		token := p.must(time.Minute, "exec", name, "recur", "token", "create", "owner@example.com")
+		if id == "" || !strings.Contains(token, "|") {
+			t.Fatalf("user add printed %q, token create %q", id, token)
+		}
+		c := apitest.Client{T: t, Base: base, Token: token, HTTP: &http.Client{Timeout: 10 * time.Second}}
+		text := "Written in the container, kept in the volume " + suffix + "."
+		status, created := c.Do("POST", "/captures", `{"text":"`+text+`"}`)
+		data, _ := created["data"].(map[string]any)
+		captureID, _ := data["id"].(string)
+		if status != http.StatusCreated || captureID == "" {
+			t.Fatalf("POST /captures = %d %v", status, created)
+		}
 
-	started := p.must(time.Minute, "inspect", "--format", "{{.State.StartedAt}}", name)
-	p.must(time.Minute, "restart", "-t", "20", name)
-	if again := p.must(time.Minute, "inspect", "--format", "{{.State.StartedAt}}", name); again == started {
-		t.Fatalf("the container did not restart: started at %s both times", started)
-	}
-	waitHealthy(t, p, name, base)
-	status, got := c.Do("GET", "/captures/"+captureID, "")
-	data, _ = got["data"].(map[string]any)
-	if status != http.StatusOK || data["original"] != text {
-		t.Fatalf("after the restart GET /captures/%s = %d %v, want the capture with its text", captureID, status, got)
-	}
-	if out := p.must(time.Minute, "exec", name, "recur", "version"); !strings.HasPrefix(out, "recur "+wantVersion+"\n") || !strings.Contains(out, "commit:   "+wantCommit+"\n") {
-		t.Errorf("recur version in the image printed %q, want the version and commit it was linked with", out)
-	}
+		started := p.must(time.Minute, "inspect", "--format", "{{.State.StartedAt}}", name)
+		p.must(time.Minute, "restart", "-t", "20", name)
+		if again := p.must(time.Minute, "inspect", "--format", "{{.State.StartedAt}}", name); again == started {
+			t.Fatalf("the container did not restart: started at %s both times", started)
+		}
+		waitHealthy(t, p, name, base)
+		status, got := c.Do("GET", "/captures/"+captureID, "")
+		data, _ = got["data"].(map[string]any)
+		if status != http.StatusOK || data["original"] != text {
+			t.Fatalf("after the restart GET /captures/%s = %d %v, want the capture with its text", captureID, status, got)
+		}
+		if out := p.must(time.Minute, "exec", name, "recur", "version"); !strings.HasPrefix(out, "recur "+wantVersion+"\n") || !strings.Contains(out, "commit:   "+wantCommit+"\n") {
+			t.Errorf("recur version in the image printed %q, want the version and commit it was linked with", out)
+		}
+	})
 
-	t.Run("PodmanCompose", func(t *testing.T) { composeUnderPodman(t, p, image) })
+	t.Run("PodmanCompose", func(t *testing.T) {
+		t.Parallel()
+		composeUnderPodman(t, podman{t}, image)
+	})
 
 	t.Run("BindMountWithUser", func(t *testing.T) {
+		t.Parallel()
+		p := podman{t}
 		// A folder of the host owned by the user compose.yaml's user: names.
 		if os.Geteuid() != 0 {
 			t.Skip("making a folder another user owns needs root")

@@ -6,20 +6,36 @@
 package e2e
 
 import (
+	"flag"
 	"fmt"
 	"os"
+	"runtime"
+	"strconv"
 	"testing"
 )
 
 // TestMain runs the tests from the repository's root, where the Dockerfile,
 // compose.yaml, deploy/ and the fixtures are, named as the README names
-// them.
+// them, and closes the browser they shared.
+//
+// These tests spend most of their time waiting on other processes
+// (chromium's pages, podman, goreleaser's builds), not computing: unless
+// -parallel is given, twice as many run at once as go test's default (the
+// number of CPUs).
 func TestMain(m *testing.M) {
 	if err := os.Chdir(".."); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	os.Exit(m.Run())
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		flag.Set("test.parallel", strconv.Itoa(2*runtime.GOMAXPROCS(0)))
+	}
+	code := m.Run()
+	closeSharedBrowser()
+	os.Exit(code)
 }
 
 // readFile returns the file at path (from the repository's root).
