@@ -353,30 +353,17 @@ func (r *runner) candidates(ctx context.Context, kind store.TagType, items []ite
 	if len(cats) <= shortlistAbove {
 		return cats, nil
 	}
-	var missing []int
-	var texts []string
-	for i, c := range cats {
-		if len(c.Embedding) == 0 {
-			missing = append(missing, i)
-			texts = append(texts, c.Name)
-		}
+	texts := make([]string, len(items))
+	for k, it := range items {
+		texts[k] = it.name
 	}
-	for _, it := range items {
-		texts = append(texts, it.name)
-	}
-	vecs, err := r.model.Embed(ctx, texts)
+	vecs, err := r.embedCategories(ctx, cats, texts...)
 	if err != nil {
 		return nil, err
 	}
-	for j, i := range missing {
-		cats[i].Embedding = vecs[j]
-		if err := r.store.SetCategoryEmbedding(ctx, cats[i].ID, vecs[j]); err != nil {
-			return nil, err
-		}
-	}
 	chosen := map[int]bool{}
 	for k := range items {
-		for _, i := range nearest(vecs[len(missing)+k], len(cats), func(i int) []float32 { return cats[i].Embedding }, shortlistEach) {
+		for _, i := range nearest(vecs[k], len(cats), func(i int) []float32 { return cats[i].Embedding }, shortlistEach) {
 			chosen[i] = true
 		}
 	}
@@ -387,6 +374,37 @@ func (r *runner) candidates(ctx context.Context, kind store.TagType, items []ite
 		}
 	}
 	return out, nil
+}
+
+// embedCategories embeds the names of the categories that have no
+// embedding yet, stores them and sets them in cats, and returns the
+// embeddings of the texts, made in the same call.
+func (r *runner) embedCategories(ctx context.Context, cats []store.Category, texts ...string) ([][]float32, error) {
+	var missing []int
+	var inputs []string
+	for i, c := range cats {
+		if len(c.Embedding) == 0 {
+			missing = append(missing, i)
+			inputs = append(inputs, c.Name)
+		}
+	}
+	if len(inputs)+len(texts) == 0 {
+		return nil, nil
+	}
+	vecs, err := r.model.Embed(ctx, append(inputs, texts...))
+	if err != nil {
+		return nil, err
+	}
+	if len(vecs) != len(inputs)+len(texts) {
+		return nil, fmt.Errorf("%w: %d embeddings for %d inputs", ErrTransient, len(vecs), len(inputs)+len(texts))
+	}
+	for j, i := range missing {
+		cats[i].Embedding = vecs[j]
+		if err := r.store.SetCategoryEmbedding(ctx, cats[i].ID, vecs[j]); err != nil {
+			return nil, err
+		}
+	}
+	return vecs[len(missing):], nil
 }
 
 func cmpFloat(a, b float64) int {

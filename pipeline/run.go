@@ -148,6 +148,19 @@ func (r *runner) extract(ctx context.Context, text string, spans []span) ([][]st
 	for _, t := range existing {
 		names.add(t)
 	}
+	// A category's name is a name the writer has too: an item given it
+	// joins that category, as an item named as one of its tags does.
+	r.categories = map[store.TagType][]store.Category{}
+	for _, kind := range []store.TagType{store.TagTrigger, store.TagGoodBehaviour, store.TagBadBehaviour} {
+		if r.categories[kind], err = r.store.Categories(ctx, r.capture.UserID, kind); err != nil {
+			return nil, err
+		}
+		for _, c := range r.categories[kind] {
+			if _, ok := names[kind][strings.ToLower(c.Name)]; !ok {
+				names.add(store.Tag{Type: kind, Name: c.Name, Category: &c})
+			}
+		}
+	}
 	// Only the names nearest to the entry are offered, so the prompt does
 	// not grow with the journal; any existing name the answer uses still
 	// takes the user's spelling (names holds them all).
@@ -196,15 +209,17 @@ func (r *runner) extract(ctx context.Context, text string, spans []span) ([][]st
 	if r.catValence, err = r.store.CategoryValences(ctx, r.capture.UserID, reused); err != nil {
 		return nil, err
 	}
+	for _, seg := range tags {
+		valence := valenceOf(seg)
+		for j, t := range seg {
+			if crossing, has := crosses(t, valence, names, r.catValence); has && !crossing {
+				seg[j].CategoryID = names[t.Type][strings.ToLower(t.Name)].Category.ID
+			}
+		}
+	}
 	items, refs := newItems(text, spans, tags, names, r.catValence)
 	if len(items) == 0 {
 		return tags, nil
-	}
-	r.categories = map[store.TagType][]store.Category{}
-	for _, kind := range []store.TagType{store.TagTrigger, store.TagGoodBehaviour, store.TagBadBehaviour} {
-		if r.categories[kind], err = r.store.Categories(ctx, r.capture.UserID, kind); err != nil {
-			return nil, err
-		}
 	}
 	var people []store.NewTag
 	for _, typ := range []store.TagType{store.TagPerson, store.TagLocation} {
