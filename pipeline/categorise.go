@@ -5,17 +5,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/recur-journal/recur/store"
 )
 
-// shortlistAbove is the number of categories of a kind beyond which only
-// the nearest ones by embedding are offered to the model, so the prompt
-// stays small however long the user has written.
+// categoriesOffered bounds the existing categories of a kind that the
+// categorise step is shown: beyond it, the most relevant to the new items,
+// up to nearestEach for each item, so the prompt stays the same size
+// however long the user has written.
 const (
-	shortlistAbove = 40
-	shortlistEach  = 8
+	categoriesOffered = 16
+	nearestEach       = 8
 )
 
 var categoriseSchema = json.RawMessage(`{"type":"object","properties":{"assignments":{"type":"array","description":"one assignment for every new item","items":{` +
@@ -344,13 +346,17 @@ func (r *runner) categoryByName(kind store.TagType, name string) (store.Category
 	return store.Category{}, false
 }
 
-// candidates returns the categories of a kind to offer: all of them when
-// they are few, otherwise the nearest to each item by embedding. Rejected
-// categories are offered like the others: what means the same joins them,
-// and they stay out of patterns.
+// candidates returns the categories of a kind to offer, at most
+// categoriesOffered: all of them when they are no more, otherwise the most
+// relevant to the items, most relevant first. An item's own ranking puts
+// the categories its name or situation mentions (in any form) first, then
+// the rest by embedding, nearest first; the items' first choices are taken
+// in turn, then their second ones, and so on, so every item has its
+// nearest, and none more than nearestEach. Rejected categories are offered like the others: what means the
+// same joins them, and they stay out of patterns.
 func (r *runner) candidates(ctx context.Context, kind store.TagType, items []item) ([]store.Category, error) {
 	cats := r.categories[kind]
-	if len(cats) <= shortlistAbove {
+	if len(cats) <= categoriesOffered {
 		return cats, nil
 	}
 	texts := make([]string, len(items))
@@ -361,16 +367,32 @@ func (r *runner) candidates(ctx context.Context, kind store.TagType, items []ite
 	if err != nil {
 		return nil, err
 	}
-	chosen := map[int]bool{}
-	for k := range items {
-		for _, i := range nearest(vecs[k], len(cats), func(i int) []float32 { return cats[i].Embedding }, shortlistEach) {
-			chosen[i] = true
+	ranks := make([][]int, len(items))
+	for k, it := range items {
+		words := wordForms(it.name + " " + it.situation)
+		said := make([]bool, len(cats))
+		for i, c := range cats {
+			said[i] = mentionsForms(words, c.Name)
 		}
+		ranks[k] = nearest(vecs[k], len(cats), func(i int) []float32 { return cats[i].Embedding }, len(cats))
+		slices.SortStableFunc(ranks[k], func(a, b int) int {
+			switch {
+			case said[a] && !said[b]:
+				return -1
+			case said[b] && !said[a]:
+				return 1
+			}
+			return 0
+		})
 	}
+	chosen := map[int]bool{}
 	var out []store.Category
-	for i, c := range cats {
-		if chosen[i] {
-			out = append(out, c)
+	for depth := 0; depth < min(len(cats), nearestEach) && len(out) < categoriesOffered; depth++ {
+		for k := 0; k < len(items) && len(out) < categoriesOffered; k++ {
+			if i := ranks[k][depth]; !chosen[i] {
+				chosen[i] = true
+				out = append(out, cats[i])
+			}
 		}
 	}
 	return out, nil
