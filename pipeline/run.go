@@ -194,6 +194,7 @@ func (r *runner) extract(ctx context.Context, text string, spans []span) ([][]st
 	if err != nil {
 		return nil, err
 	}
+	untwin(tags)
 
 	// Triggers and behaviours the user already has keep their category,
 	// the others go to the model, all in one call,
