@@ -117,6 +117,11 @@ func TestEvalShippedJournals(t *testing.T) {
 				if len(r.CrossedCategories) != 0 {
 					t.Errorf("categories holding pleasant and unpleasant situations: %q", r.CrossedCategories)
 				}
+				t.Logf("%s: descriptions %d calls, %d prompt and %d output tokens (%.2f calls per entry)", j.Name,
+					r.Cost.DescribeCalls, r.Cost.DescribePromptTokens, r.Cost.DescribeOutputTokens, r.Cost.DescribeCallsPerEntry)
+				if r.Cost.DescribeCalls == 0 || r.Cost.DescribePromptTokens == 0 || r.Cost.DescribeOutputTokens == 0 || r.Cost.DescribeCallsPerEntry == 0 {
+					t.Errorf("describe calls not in the cost: %+v", r.Cost)
+				}
 				if r.Cost.Calls == 0 || r.Cost.PromptTokens == 0 {
 					t.Errorf("cost not read from the model calls: %+v", r.Cost)
 				}

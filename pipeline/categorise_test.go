@@ -2,7 +2,6 @@ package pipeline_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -149,10 +148,8 @@ func TestCategoriseListIsBounded(t *testing.T) {
 		}
 	}
 	e.seedTags(seed)
-	answer, _ := json.Marshal(map[string]any{"situations": []map[string]any{{"situation": 1, "feelings": []string{"anxious"}, "triggers": items,
-		"good_behaviours": []string{}, "bad_behaviours": []string{}, "persons": []string{}, "locations": []string{}, "activities": []string{}}}})
 	e.answerWith(func(step string, req *api.ChatRequest) (fakeollama.Reply, bool) {
-		return fakeollama.Reply{Content: string(answer)}, step == "extract"
+		return fakeollama.Reply{Content: extractReply(step, map[string][]string{"feelings": {"anxious"}, "triggers": items})}, extracting(step)
 	})
 	e.start()
 	e.waitStatus(e.capture("My boss criticised my report. I felt anxious.").ID, store.StatusProcessed)

@@ -90,7 +90,7 @@ func extractHeaders(t *testing.T, fake *fakeollama.Server) []map[store.TagType][
 	t.Helper()
 	var out []map[store.TagType][]string
 	for _, call := range fake.Calls() {
-		if call.Request == nil || scripted.Step(call.Request) != "extract" {
+		if call.Request == nil || !extracting(scripted.Step(call.Request)) {
 			continue
 		}
 		user := call.Request.Messages[len(call.Request.Messages)-1].Content

@@ -71,11 +71,8 @@ func TestCategoryNameJoinsItsCategory(t *testing.T) {
 	e := newEnv(t)
 	e.seedTags([]store.NewTag{{Type: store.TagTrigger, Name: "Dana questioned my estimates", NewCategory: "criticism from Dana"}})
 	e.answerWith(func(step string, req *api.ChatRequest) (fakeollama.Reply, bool) {
-		if step != "extract" {
-			return fakeollama.Reply{}, false
-		}
-		return fakeollama.Reply{Content: `{"situations":[{"situation":1,"feelings":["anxious"],"triggers":["criticism from Dana"],` +
-			`"good_behaviours":[],"bad_behaviours":[],"persons":["Dana"],"locations":[],"activities":[]}]}`}, true
+		lists := map[string][]string{"feelings": {"anxious"}, "triggers": {"criticism from Dana"}, "persons": {"Dana"}}
+		return fakeollama.Reply{Content: extractReply(step, lists)}, extracting(step)
 	})
 	e.start()
 	c := e.waitStatus(e.capture("Dana picked my plan apart in the meeting. I was anxious.").ID, store.StatusProcessed)

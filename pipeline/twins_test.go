@@ -20,9 +20,9 @@ func TestTwinTriggerToldOnce(t *testing.T) {
 	e, now := detectingEnv(t)
 	ctx := context.Background()
 	e.answerWith(func(step string, req *api.ChatRequest) (fakeollama.Reply, bool) {
-		return fakeollama.Reply{Content: `{"situations":[{"situation":1,"feelings":["joyful","proud"],` +
-			`"triggers":["choir rehearsal","a call from Dad"],"good_behaviours":["sang in the choir","visited Dad"],` +
-			`"bad_behaviours":[],"persons":["Dad"],"locations":[],"activities":["singing"]}]}`}, step == "extract"
+		lists := map[string][]string{"feelings": {"joyful", "proud"}, "triggers": {"choir rehearsal", "a call from Dad"},
+			"good_behaviours": {"sang in the choir", "visited Dad"}, "persons": {"Dad"}, "activities": {"singing"}}
+		return fakeollama.Reply{Content: extractReply(step, lists)}, extracting(step)
 	})
 	for d := 1; d <= 3; d++ {
 		c := &store.Capture{UserID: e.user.ID, Original: "Choir rehearsal tonight, then Dad called. I felt calm and proud.", OccurredAt: now.AddDate(0, 0, -d)}
