@@ -84,9 +84,9 @@ func TestEvalShippedJournals(t *testing.T) {
 					t.Fatalf("report of %d journals, want 1", len(rep.Journals))
 				}
 				r := rep.Journals[0]
-				t.Logf("%s: recall %.2f precision %.2f duplicates %d urgent %d/%d correlations %d/%d situations P%.2f R%.2f feelings %.2f calls/entry %.1f prompt/entry %.0f crossed %d capitals lost %d",
+				t.Logf("%s: recall %.2f precision %.2f duplicates %d urgent %d/%d correlations %d/%d situations P%.2f R%.2f feelings %.2f calls/entry %.1f prompt/entry %.0f output/entry %.0f crossed %d capitals lost %d",
 					j.Name, r.Recall, r.Precision, len(r.Duplicates), r.UrgentRight, r.UrgentRight+r.UrgentWrong, r.CorrelationsRight, r.Correlations,
-					r.Boundaries.Precision, r.Boundaries.Recall, r.Feelings.Agreement, r.Cost.CallsPerEntry, r.Cost.PromptTokensPerEntry, len(r.CrossedCategories), len(r.LostCapitals))
+					r.Boundaries.Precision, r.Boundaries.Recall, r.Feelings.Agreement, r.Cost.CallsPerEntry, r.Cost.PromptTokensPerEntry, r.Cost.OutputTokensPerEntry, len(r.CrossedCategories), len(r.LostCapitals))
 				t.Logf("%s: prompt tokens per entry %.0f, ~%.0f the steps' fixed starts, ~%.0f changing", j.Name,
 					r.Cost.PromptTokensPerEntry, r.Cost.FixedPromptTokensPerEntry, r.Cost.VaryingPromptTokensPerEntry)
 				if r.Cost.FixedPromptTokensPerEntry <= 0 || r.Cost.VaryingPromptTokensPerEntry <= 0 || len(r.Cost.Steps) < 3 {
@@ -122,6 +122,11 @@ func TestEvalShippedJournals(t *testing.T) {
 				t.Logf("%s: descriptions %d of %d in %s", j.Name, d.InLanguage, d.Written, d.Language)
 				if len(d.Wrong) != 0 || d.Written == 0 {
 					t.Errorf("descriptions in another language than %s, or none: %d of %d right, %q", d.Language, d.InLanguage, d.Written, d.Wrong)
+				}
+				t.Logf("%s: descriptions %d calls, %d prompt and %d output tokens (%.2f calls per entry)", j.Name,
+					r.Cost.DescribeCalls, r.Cost.DescribePromptTokens, r.Cost.DescribeOutputTokens, r.Cost.DescribeCallsPerEntry)
+				if r.Cost.DescribeCalls == 0 || r.Cost.DescribePromptTokens == 0 || r.Cost.DescribeOutputTokens == 0 || r.Cost.DescribeCallsPerEntry == 0 {
+					t.Errorf("describe calls not in the cost: %+v", r.Cost)
 				}
 				if r.Cost.Calls == 0 || r.Cost.PromptTokens == 0 {
 					t.Errorf("cost not read from the model calls: %+v", r.Cost)

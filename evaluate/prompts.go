@@ -76,7 +76,7 @@ func commonPrefix(a, b string) int {
 func (m *promptMeter) report() []StepPrompts {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	order := []string{pipeline.StepTranslate, pipeline.StepSegment, pipeline.StepExtract, pipeline.StepCategorise, pipeline.StepDescribe, pipeline.StepName}
+	order := []string{pipeline.StepTranslate, pipeline.StepSegment, pipeline.StepSegmentExtract, pipeline.StepExtract, pipeline.StepCategorise, pipeline.StepDescribe, pipeline.StepName}
 	var out []StepPrompts
 	for name, s := range m.steps {
 		sp := StepPrompts{Step: name, Calls: s.calls, PromptTokens: s.tokens, PromptBytes: s.bytes}

@@ -112,13 +112,22 @@ type Cost struct {
 	OutputTokens int     `json:"output_tokens"`
 	Seconds      float64 `json:"seconds"`
 	// DescribeCalls are the calls that wrote pattern descriptions, which
-	// belong to no one entry.
-	DescribeCalls int `json:"describe_calls"`
+	// belong to no one entry, and DescribePromptTokens and
+	// DescribeOutputTokens their tokens; none of them is in Calls,
+	// PromptTokens or OutputTokens.
+	DescribeCalls        int `json:"describe_calls"`
+	DescribePromptTokens int `json:"describe_prompt_tokens"`
+	DescribeOutputTokens int `json:"describe_output_tokens"`
 	// Per entry.
 	CallsPerEntry        float64 `json:"calls_per_entry"`
 	PromptTokensPerEntry float64 `json:"prompt_tokens_per_entry"`
 	OutputTokensPerEntry float64 `json:"output_tokens_per_entry"`
 	SecondsPerEntry      float64 `json:"seconds_per_entry"`
+	// The descriptions' share per entry: their calls and tokens divided by
+	// the entries, as if each entry paid for its part of them.
+	DescribeCallsPerEntry        float64 `json:"describe_calls_per_entry"`
+	DescribePromptTokensPerEntry float64 `json:"describe_prompt_tokens_per_entry"`
+	DescribeOutputTokensPerEntry float64 `json:"describe_output_tokens_per_entry"`
 	// FixedPromptTokensPerEntry estimates the prompt tokens per entry
 	// that are the start each step's calls share byte for byte, which a
 	// server with a prompt cache does not read again;
@@ -136,6 +145,8 @@ func (c *Cost) perEntry(entries int) {
 	n := float64(entries)
 	c.CallsPerEntry, c.PromptTokensPerEntry = float64(c.Calls)/n, float64(c.PromptTokens)/n
 	c.OutputTokensPerEntry, c.SecondsPerEntry = float64(c.OutputTokens)/n, c.Seconds/n
+	c.DescribeCallsPerEntry, c.DescribePromptTokensPerEntry = float64(c.DescribeCalls)/n, float64(c.DescribePromptTokens)/n
+	c.DescribeOutputTokensPerEntry = float64(c.DescribeOutputTokens) / n
 }
 
 // Print writes the report for a reader.
@@ -180,8 +191,10 @@ func (r *Report) Print(w io.Writer) error {
 		d := j.Descriptions
 		fmt.Fprintf(w, "Descriptions:    %d of %d in %s %s\n", d.InLanguage, d.Written, d.Language, strings.Join(d.Wrong, "; "))
 		c := j.Cost
-		fmt.Fprintf(w, "Cost per entry:  %.1f calls, %.0f prompt and %.0f output tokens, %.2f s (plus %d describe calls)\n",
-			c.CallsPerEntry, c.PromptTokensPerEntry, c.OutputTokensPerEntry, c.SecondsPerEntry, c.DescribeCalls)
+		fmt.Fprintf(w, "Cost per entry:  %.1f calls, %.0f prompt and %.0f output tokens, %.2f s\n",
+			c.CallsPerEntry, c.PromptTokensPerEntry, c.OutputTokensPerEntry, c.SecondsPerEntry)
+		fmt.Fprintf(w, "Descriptions:    %d calls, %d prompt and %d output tokens (per entry %.2f calls, %.0f prompt and %.0f output tokens more)\n",
+			c.DescribeCalls, c.DescribePromptTokens, c.DescribeOutputTokens, c.DescribeCallsPerEntry, c.DescribePromptTokensPerEntry, c.DescribeOutputTokensPerEntry)
 		printPrompts(w, c)
 	}
 	return nil

@@ -145,8 +145,9 @@ func runJournal(ctx context.Context, opts Options, model pipeline.Model, j *Jour
 	if err != nil {
 		return nil, err
 	}
+	describe := m.step(pipeline.StepDescribe)
 	jr.Cost = Cost{Calls: totals.Calls, PromptTokens: totals.PromptTokens, OutputTokens: totals.OutputTokens,
-		Seconds: seconds, DescribeCalls: m.calls(pipeline.StepDescribe)}
+		Seconds: seconds, DescribeCalls: describe.calls, DescribePromptTokens: describe.prompt, DescribeOutputTokens: describe.output}
 	jr.Cost.perEntry(len(ids))
 	jr.Cost.Steps = m.prompts.report()
 	jr.Cost.FixedPromptTokensPerEntry, jr.Cost.VaryingPromptTokensPerEntry = splitPerEntry(jr.Cost.Steps, len(ids))
@@ -251,32 +252,39 @@ func collect(ctx context.Context, s *store.Store, userID string, j *Journal, ids
 	return f, nil
 }
 
-// meter counts the model calls of each step, descriptions included, which
-// the model_calls table does not hold (they belong to no one capture), and
-// measures their prompts.
+// meter counts the model calls of each step and their tokens,
+// descriptions included, which the model_calls table does not hold (they
+// belong to no one capture), and measures their prompts.
 type meter struct {
 	pipeline.Model
 	mu      sync.Mutex
-	counts  map[string]int
+	steps   map[string]stepTotals
 	prompts promptMeter
 }
 
+// stepTotals are one step's calls and the tokens they took.
+type stepTotals struct{ calls, prompt, output int }
+
 func (m *meter) Chat(ctx context.Context, req pipeline.ChatRequest) (pipeline.ChatResult, error) {
-	m.mu.Lock()
-	if m.counts == nil {
-		m.counts = map[string]int{}
-	}
-	m.counts[req.Step]++
-	m.mu.Unlock()
 	res, err := m.Model.Chat(ctx, req)
+	m.mu.Lock()
+	if m.steps == nil {
+		m.steps = map[string]stepTotals{}
+	}
+	st := m.steps[req.Step]
+	st.calls++
+	st.prompt += res.PromptTokens
+	st.output += res.OutputTokens
+	m.steps[req.Step] = st
+	m.mu.Unlock()
 	if err == nil {
 		m.prompts.record(req, res.PromptTokens)
 	}
 	return res, err
 }
 
-func (m *meter) calls(step string) int {
+func (m *meter) step(name string) stepTotals {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.counts[step]
+	return m.steps[name]
 }

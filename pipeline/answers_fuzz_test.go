@@ -21,7 +21,7 @@ import (
 // read half.
 func FuzzAnswerSchema(f *testing.F) {
 	for _, seed := range []string{
-		`{"language":"pt","translation":"I was late."}`,
+		`{"language":"pt","parts":[{"text":"I was late.","kind":"situation"}]}`,
 		`{"situations":[{"first":1,"last":2}]}`,
 		`{"situations":[{"situation":1,"feelings":["calm"],"triggers":[],"good_behaviours":["a run"],"bad_behaviours":[],"persons":["Anna"],"locations":[],"activities":[]}]}`,
 		`{"assignments":[{"item":"t1","category":"","new_category":"late trains"}]}`,
@@ -38,6 +38,7 @@ func FuzzAnswerSchema(f *testing.F) {
 		{translateChecks, func() any { return &translateAnswer{} }},
 		{segmentChecks, func() any { return &segmentAnswer{} }},
 		{mustParseSchema(extractSchema(vocabulary())), func() any { return &extractAnswer{} }},
+		{mustParseSchema(readSchema(vocabulary())), func() any { return &readAnswer{} }},
 		{categoriseChecks, func() any { return &categoriseAnswer{} }},
 		{describeChecks, func() any {
 			return &struct {
@@ -58,10 +59,10 @@ func FuzzAnswerSchema(f *testing.F) {
 }
 
 func FuzzTranslateAnswer(f *testing.F) {
-	f.Add(`{"language":"pt","translation":"I woke late."}`, "Acordei tarde.")
-	f.Add(`{"language":" PT-br ","translation":"  I woke late.  "}`, "Acordei tarde.")
-	f.Add(`{"language":"","translation":""}`, "")
-	f.Add(`{"language":"de","translation":"`+strings.Repeat("a", 200)+`"}`, "Ja.")
+	f.Add(`{"language":"pt","parts":[{"text":"I woke late.","kind":"situation"}]}`, "Acordei tarde.")
+	f.Add(`{"language":" PT-br ","parts":[{"text":"  Monday. ","kind":"other"},{"text":" I woke late.  ","kind":"situation"}]}`, "Segunda. Acordei tarde.")
+	f.Add(`{"language":"","parts":[]}`, "")
+	f.Add(`{"language":"de","parts":[{"text":"`+strings.Repeat("a", 200)+`","kind":"other"}]}`, "Ja.")
 	f.Fuzz(func(t *testing.T, content, original string) {
 		var a translateAnswer
 		if a.accept(content, original) != nil {
@@ -78,8 +79,26 @@ func FuzzTranslateAnswer(f *testing.F) {
 			t.Fatalf("accepted language %q", a.Language)
 		}
 		var raw map[string]json.RawMessage
-		if err := json.Unmarshal([]byte(content), &raw); err != nil || len(raw) != 2 || raw["language"] == nil || raw["translation"] == nil {
-			t.Fatalf("accepted %q, which is not exactly {language, translation}", content)
+		if err := json.Unmarshal([]byte(content), &raw); err != nil || len(raw) != 2 || raw["language"] == nil || raw["parts"] == nil {
+			t.Fatalf("accepted %q, which is not exactly {language, parts}", content)
+		}
+		// Each situation is the text of a situation part, in order, and a
+		// slice of the translation by construction.
+		var want []string
+		for _, p := range a.Parts {
+			if text := strings.TrimSpace(p.Text); p.Kind == "situation" && text != "" {
+				want = append(want, text)
+			}
+		}
+		if len(a.Situations) != len(want) {
+			t.Fatalf("%d situations from %d situation parts", len(a.Situations), len(want))
+		}
+		prev := 0
+		for i, sp := range a.Situations {
+			if sp.Start < prev || sp.End > len(a.Translation) || a.Translation[sp.Start:sp.End] != want[i] {
+				t.Fatalf("situation %d is %d-%d of %q, not the part %q after %d", i, sp.Start, sp.End, a.Translation, want[i], prev)
+			}
+			prev = sp.End
 		}
 	})
 }
@@ -261,6 +280,39 @@ func FuzzDescribeAnswer(f *testing.F) {
 			if containsWord(lower, name) {
 				t.Fatalf("accepted %q, which names %q that no situation does", d, name)
 			}
+		}
+	})
+}
+
+// FuzzReadAnswer: a segment-and-extract answer that is accepted names
+// whole sentences, in order, and gives each situation its tags.
+func FuzzReadAnswer(f *testing.F) {
+	const text = "I woke late. The train was late. I was anxious.\nI ran."
+	f.Add(`{"situations":[{"first":1,"last":3,"feelings":["anxious"],"triggers":["a late train"],"good_behaviours":[],"bad_behaviours":[],"persons":[],"locations":[],"activities":[]}]}`, text)
+	f.Add(`{"situations":[{"first":2,"last":1,"feelings":[],"triggers":[],"good_behaviours":[],"bad_behaviours":[],"persons":[],"locations":[],"activities":[]}]}`, text)
+	f.Add(`{"situations":[]}`, "")
+	feelings := vocabulary()
+	byName := feelingsByName(feelings)
+	schema := readSchema(feelings)
+	f.Fuzz(func(t *testing.T, content, text string) {
+		sentences := splitSentences(text)
+		spans, tags, err := acceptRead(content, schema, sentences, byName, known{})
+		if err != nil {
+			return
+		}
+		if len(tags) != len(spans) || len(spans) > len(sentences) {
+			t.Fatalf("%d tag lists for %d situations of %d sentences", len(tags), len(spans), len(sentences))
+		}
+		starts, ends := map[int]bool{}, map[int]bool{}
+		for _, s := range sentences {
+			starts[s.Start], ends[s.End] = true, true
+		}
+		prev := -1
+		for i, sp := range spans {
+			if !starts[sp.Start] || !ends[sp.End] || sp.Start <= prev || sp.End <= sp.Start {
+				t.Fatalf("situation %d is %d-%d, not whole sentences in order after %d", i, sp.Start, sp.End, prev)
+			}
+			prev = sp.End - 1
 		}
 	})
 }

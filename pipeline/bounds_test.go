@@ -1,7 +1,6 @@
 package pipeline_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -19,17 +18,10 @@ func TestOverlongAnswerNotStored(t *testing.T) {
 	for i := range persons {
 		persons[i] = fmt.Sprintf("person %d", i)
 	}
-	b, err := json.Marshal(map[string]any{"situations": []any{map[string]any{
-		"situation": 1, "feelings": []string{"frustrated"}, "triggers": []string{"a late train"},
-		"good_behaviours": []string{}, "bad_behaviours": []string{}, "persons": persons,
-		"locations": []string{}, "activities": []string{"commuting"},
-	}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	lists := map[string][]string{"feelings": {"frustrated"}, "triggers": {"a late train"}, "persons": persons, "activities": {"commuting"}}
 	e := newEnv(t)
 	e.answerWith(func(step string, _ *api.ChatRequest) (fakeollama.Reply, bool) {
-		return fakeollama.Reply{Content: string(b)}, step == "extract"
+		return fakeollama.Reply{Content: extractReply(step, lists)}, extracting(step)
 	})
 	e.start()
 	e.failsExtracting("The train was late again on my commute. I was frustrated and annoyed.")

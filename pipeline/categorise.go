@@ -4,18 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/recur-journal/recur/store"
-)
-
-// shortlistAbove is the number of categories of a kind beyond which only
-// the nearest ones by embedding are offered to the model, so the prompt
-// stays small however long the user has written.
-const (
-	shortlistAbove = 40
-	shortlistEach  = 8
 )
 
 var categoriseSchema = json.RawMessage(`{"type":"object","properties":{"assignments":{"type":"array","description":"one assignment for every new item","items":{` +
@@ -342,75 +333,4 @@ func (r *runner) categoryByName(kind store.TagType, name string) (store.Category
 		}
 	}
 	return store.Category{}, false
-}
-
-// candidates returns the categories of a kind to offer: all of them when
-// they are few, otherwise the nearest to each item by embedding. Rejected
-// categories are offered like the others: what means the same joins them,
-// and they stay out of patterns.
-func (r *runner) candidates(ctx context.Context, kind store.TagType, items []item) ([]store.Category, error) {
-	cats := r.categories[kind]
-	if len(cats) <= shortlistAbove {
-		return cats, nil
-	}
-	var missing []int
-	var texts []string
-	for i, c := range cats {
-		if len(c.Embedding) == 0 {
-			missing = append(missing, i)
-			texts = append(texts, c.Name)
-		}
-	}
-	for _, it := range items {
-		texts = append(texts, it.name)
-	}
-	vecs, err := r.model.Embed(ctx, texts)
-	if err != nil {
-		return nil, err
-	}
-	for j, i := range missing {
-		cats[i].Embedding = vecs[j]
-		if err := r.store.SetCategoryEmbedding(ctx, cats[i].ID, vecs[j]); err != nil {
-			return nil, err
-		}
-	}
-	chosen := map[int]bool{}
-	for k := range items {
-		for _, i := range nearest(vecs[len(missing)+k], len(cats), func(i int) []float32 { return cats[i].Embedding }, shortlistEach) {
-			chosen[i] = true
-		}
-	}
-	var out []store.Category
-	for i, c := range cats {
-		if chosen[i] {
-			out = append(out, c)
-		}
-	}
-	return out, nil
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-func cosine(a, b []float32) float64 {
-	if len(a) != len(b) || len(a) == 0 {
-		return -1
-	}
-	var dot, na, nb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	if na == 0 || nb == 0 {
-		return -1
-	}
-	return dot / math.Sqrt(na*nb)
 }

@@ -2,10 +2,14 @@ package pipeline_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/ollama/ollama/api"
+
 	"github.com/recur-journal/recur/pipeline"
+	"github.com/recur-journal/recur/pipeline/fakeollama"
 	"github.com/recur-journal/recur/pipeline/scripted"
 	"github.com/recur-journal/recur/store"
 )
@@ -118,6 +122,57 @@ func TestKnownNameNeverCrossesValence(t *testing.T) {
 	for _, id := range list {
 		if _, ok := valences[id]; !ok {
 			t.Errorf("category %s holds pleasant and unpleasant situations (valences %v)", id, valences)
+		}
+	}
+}
+
+// The categorise prompt lists at most a bounded number of existing
+// categories of a kind however many the writer has, the most relevant to
+// the new items first: each item's nearest comes before the others'
+// second choices.
+func TestCategoriseListIsBounded(t *testing.T) {
+	t.Parallel()
+	const bound = 16
+	e := newEnv(t)
+	wordEmbedding(e.fake)
+	items := []string{"late train", "noisy neighbour", "rude email", "missed deadline", "long queue", "harsh review"}
+	var seed []store.NewTag
+	for _, it := range items {
+		seed = append(seed, store.NewTag{Type: store.TagTrigger, Name: it + " again!", NewCategory: it + " again"})
+		// Categories sharing one word with the item: near, but less so.
+		for _, w := range strings.Fields(it) {
+			for i := range 15 {
+				name := fmt.Sprintf("%s thing%02d", w, i)
+				seed = append(seed, store.NewTag{Type: store.TagTrigger, Name: name + "!", NewCategory: name})
+			}
+		}
+	}
+	e.seedTags(seed)
+	e.answerWith(func(step string, req *api.ChatRequest) (fakeollama.Reply, bool) {
+		return fakeollama.Reply{Content: extractReply(step, map[string][]string{"feelings": {"anxious"}, "triggers": items})}, extracting(step)
+	})
+	e.start()
+	e.waitStatus(e.capture("My boss criticised my report. I felt anxious.").ID, store.StatusProcessed)
+
+	var user string
+	for _, call := range e.fake.Calls() {
+		if call.Request != nil && scripted.Step(call.Request) == "categorise" {
+			user = call.Request.Messages[1].Content
+		}
+	}
+	var listed []string
+	for _, ln := range strings.Split(user, "\n") {
+		if strings.HasPrefix(ln, "[ct") {
+			_, name, _ := strings.Cut(ln, "] ")
+			listed = append(listed, name)
+		}
+	}
+	if len(listed) == 0 || len(listed) > bound {
+		t.Fatalf("%d trigger categories listed of %d, want 1 to %d:\n%s", len(listed), len(seed), bound, user)
+	}
+	for i, it := range items {
+		if want := it + " again"; listed[i] != want {
+			t.Errorf("category %d listed is %q, want %q (each item's nearest first); listed %q", i+1, listed[i], want, listed)
 		}
 	}
 }

@@ -38,7 +38,7 @@ func TestFailedRunKeepsOnlyText(t *testing.T) {
 	}
 	var garbage atomic.Bool
 	e.answerWith(func(step string, req *api.ChatRequest) (fakeollama.Reply, bool) {
-		bad := garbage.Load() && step == "extract" && strings.Contains(req.Messages[1].Content, "Wednesday")
+		bad := garbage.Load() && extracting(step) && strings.Contains(req.Messages[1].Content, "Wednesday")
 		return fakeollama.Reply{Content: `{"situations": [{"first": 1,`}, bad
 	})
 	e.start()

@@ -26,55 +26,104 @@ const embedBatch = 64
 var nameTypes = []store.TagType{store.TagPerson, store.TagLocation, store.TagActivity, store.TagTrigger, store.TagGoodBehaviour, store.TagBadBehaviour}
 
 // offeredNames returns, per type, the user's existing names to put before
-// the extract step: every name the text mentions as whole words, then the
-// ones nearest to the text by embedding, up to namesEach in all. A type
-// with at most namesEach names offers them all, and needs no embedding.
-// The text is embedded at most once; names are embedded once and stored.
+// the extract step. First come the names the text mentions (as whole
+// words, in any of their forms: "cooking" in "I cooked"). Triggers and
+// behaviours then offer their categories, one name each: a mentioned name
+// of the category, else the category's own name, the categories nearest to
+// the text first; persons, locations and activities their names nearest to
+// the text. A type offers up to namesEach names in all, and every name
+// mentioned; a type with no more than that offers them all and needs no
+// embedding. The text is embedded at most once; names and categories are
+// embedded once and stored.
 func (r *runner) offeredNames(ctx context.Context, text string, existing []store.Tag) (map[store.TagType][]string, error) {
 	byType := map[store.TagType][]store.Tag{}
 	for _, t := range existing {
 		byType[t.Type] = append(byType[t.Type], t)
 	}
 	out := map[store.TagType][]string{}
-	mentioned := map[string]bool{} // tag ids
+	mentioned := map[string]bool{} // tag and category ids
 	var wanting []store.TagType    // types that want their nearest names
+	words := wordForms(text)
 	folded := fold(text)
+	said := func(name string) bool { return mentions(folded, name) || mentionsForms(words, name) }
 	for _, typ := range nameTypes {
 		tags := byType[typ]
-		if len(tags) <= namesEach {
-			for _, t := range tags {
+		for _, t := range tags {
+			if said(t.Name) {
 				out[typ] = append(out[typ], t.Name)
+				mentioned[t.ID] = true
+				if t.Category != nil {
+					mentioned[t.Category.ID] = true
+				}
+			}
+		}
+		if !store.Categorised(typ) {
+			if len(tags) <= namesEach {
+				out[typ] = nil
+				for _, t := range tags {
+					out[typ] = append(out[typ], t.Name)
+				}
+			} else if len(out[typ]) < namesEach {
+				wanting = append(wanting, typ)
 			}
 			continue
 		}
-		for _, t := range tags {
-			if mentions(folded, t.Name) {
-				out[typ] = append(out[typ], t.Name)
-				mentioned[t.ID] = true
+		var rest []store.Category
+		for _, c := range r.categories[typ] {
+			switch {
+			case mentioned[c.ID]:
+			case said(c.Name):
+				out[typ] = append(out[typ], c.Name)
+				mentioned[c.ID] = true
+			default:
+				rest = append(rest, c)
 			}
 		}
-		if len(out[typ]) < namesEach {
-			wanting = append(wanting, typ)
+		if len(out[typ])+len(rest) <= namesEach {
+			for _, c := range rest {
+				out[typ] = append(out[typ], c.Name)
+			}
+			continue
 		}
+		wanting = append(wanting, typ)
 	}
 	if len(wanting) == 0 {
 		return out, nil
 	}
-	vecs, entry, err := r.nameEmbeddings(ctx, text, wanting, byType)
+	var plain []store.TagType
+	for _, typ := range wanting {
+		if !store.Categorised(typ) {
+			plain = append(plain, typ)
+		}
+	}
+	vecs, entry, err := r.nameEmbeddings(ctx, text, plain, byType)
 	if err != nil {
 		return nil, err
 	}
 	for _, typ := range wanting {
-		tags := byType[typ]
-		order := nearest(entry, len(tags), func(i int) []float32 { return vecs[tags[i].ID] }, namesEach+len(out[typ]))
-		for _, i := range order {
-			if len(out[typ]) == namesEach {
-				break
+		var names []string
+		if store.Categorised(typ) {
+			if _, err := r.embedCategories(ctx, r.categories[typ]); err != nil {
+				return nil, err
 			}
-			if !mentioned[tags[i].ID] {
-				out[typ] = append(out[typ], tags[i].Name)
+			var c []store.Category
+			for _, cat := range r.categories[typ] {
+				if !mentioned[cat.ID] {
+					c = append(c, cat)
+				}
+			}
+			for _, i := range nearest(entry, len(c), func(i int) []float32 { return c[i].Embedding }, namesEach) {
+				names = append(names, c[i].Name)
+			}
+		} else {
+			tags := byType[typ]
+			for _, i := range nearest(entry, len(tags), func(i int) []float32 { return vecs[tags[i].ID] }, namesEach+len(out[typ])) {
+				if !mentioned[tags[i].ID] {
+					names = append(names, tags[i].Name)
+				}
 			}
 		}
+		out[typ] = append(out[typ], names[:min(len(names), namesEach-min(namesEach, len(out[typ])))]...)
 	}
 	return out, nil
 }
@@ -205,3 +254,51 @@ func mentions(folded, name string) bool {
 
 // wordRune reports whether r is part of a word.
 func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// wordForms is the text's words, each cut to its stem (see stem), in order.
+func wordForms(text string) []string {
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !wordRune(r) && r != '\'' && r != '’' })
+	for i, w := range words {
+		words[i] = stem(w)
+	}
+	return words
+}
+
+// mentionsForms reports whether the words (wordForms of a text) hold the
+// name's words in a row, each in any of its forms: "cooking dinner" in "I
+// cooked dinner".
+func mentionsForms(words []string, name string) bool {
+	want := wordForms(name)
+	if len(want) == 0 {
+		return false
+	}
+	for i := 0; i+len(want) <= len(words); i++ {
+		if slices.Equal(words[i:i+len(want)], want) {
+			return true
+		}
+	}
+	return false
+}
+
+// stem cuts an English word to a stem its forms share: "cooking",
+// "cooked", "cooks" and "cook" are all "cook", "running" and "run" are
+// "run". A stem keeps three letters at least; a word it would cut shorter
+// stays whole ("bed", "is").
+func stem(w string) string {
+	w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
+	for _, suffix := range []string{"ing", "ed", "es", "s"} {
+		if s := strings.TrimSuffix(w, suffix); s != w && utf8.RuneCountInString(s) >= 3 {
+			if suffix == "es" && !strings.HasSuffix(s, "sh") && !strings.HasSuffix(s, "ch") && !strings.HasSuffix(s, "x") && !strings.HasSuffix(s, "s") {
+				continue // "homes" is "home" and "s", not "hom" and "es"
+			}
+			w = s
+			break
+		}
+	}
+	w = strings.TrimSuffix(w, "e") // "baking" and "bake"
+	// A doubled last letter is written once: "runn(ing)" and "run".
+	if n := len(w); n >= 4 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiou", rune(w[n-1])) {
+		w = w[:n-1]
+	}
+	return w
+}

@@ -129,7 +129,7 @@ func BenchmarkExtractPrompt(b *testing.B) {
 		}
 		tokens := 0
 		for _, c := range fake.Calls() {
-			if c.Request != nil && scripted.Step(c.Request) == "extract" {
+			if c.Request != nil && extracting(scripted.Step(c.Request)) {
 				tokens += c.PromptTokens
 			}
 		}

@@ -40,3 +40,27 @@ func TestNearest(t *testing.T) {
 		t.Errorf("nearest of 2 with room for 8 = %v, want both", got)
 	}
 }
+
+func TestMentionsForms(t *testing.T) {
+	t.Parallel()
+	words := wordForms("I cooked dinner at home, then went running. Mika's plans were off.")
+	for _, tc := range []struct {
+		name string
+		want bool
+	}{
+		{"cooking", true},
+		{"cooking dinner", true},
+		{"homes", true},
+		{"run", true},
+		{"plan", true},
+		{"Mika", true},
+		{"cook lunch", false}, // not in a row
+		{"dinner home", false},
+		{"bed", false},
+		{"", false},
+	} {
+		if got := mentionsForms(words, tc.name); got != tc.want {
+			t.Errorf("mentionsForms(%q) = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -222,7 +222,7 @@ func TestOpenAIProviderRun(t *testing.T) {
 	}
 
 	answerFromLexicon(f, lex, func(step string) (fakeopenai.Reply, bool) {
-		return fakeopenai.Reply{Content: `{"situations": [`, FinishReason: "length"}, step == "extract"
+		return fakeopenai.Reply{Content: `{"situations": [`, FinishReason: "length"}, extracting(step)
 	})
 	before := extractCalls(f)
 	e.waitStatus(e.capture("The train was late again. I was annoyed.").ID, store.StatusFailed)
@@ -234,7 +234,7 @@ func TestOpenAIProviderRun(t *testing.T) {
 func extractCalls(f *fakeopenai.Server) int {
 	n := 0
 	for _, c := range f.Calls() {
-		if c.Chat != nil && scripted.Step(scripted.Request(c.Chat.Text())) == "extract" {
+		if c.Chat != nil && extracting(scripted.Step(scripted.Request(c.Chat.Text()))) {
 			n++
 		}
 	}

@@ -113,7 +113,7 @@ func (e *env) failsExtracting(text string) *store.Capture {
 	}
 	extracts := 0
 	for _, call := range e.fake.Calls() {
-		if call.Request != nil && scripted.Step(call.Request) == "extract" {
+		if call.Request != nil && extracting(scripted.Step(call.Request)) {
 			extracts++
 		}
 	}
@@ -264,20 +264,28 @@ func TestCost(t *testing.T) {
 		}
 		return c
 	}
-	// Three situations or one: the same number of calls.
+	// Three situations or one: the same number of calls. A short entry's
+	// situations are found and read in one call.
 	many := run("My boss criticised my report. I skipped lunch. The train was late. I was frustrated. Mum called about Christmas. I snapped at her.")
-	if got, want := calls(many), 3; got != want {
-		t.Errorf("English capture with three situations made %d calls, want %d (segment, extract, categorise)", got, want)
+	if got, want := calls(many), 2; got != want {
+		t.Errorf("English capture with three situations made %d calls, want %d (segment_extract, categorise)", got, want)
 	}
 	one := run("My boss criticised my slides. I felt anxious and skipped lunch.")
-	if got, want := calls(one), 2; got != want {
-		t.Errorf("capture with only known triggers and behaviours made %d calls, want %d (no categorise)", got, want)
+	if got, want := calls(one), 1; got != want {
+		t.Errorf("capture with only known triggers and behaviours made %d calls, want %d (segment_extract, no categorise)", got, want)
 	}
+	// A translation comes cut into its situations: no segment call.
 	es := run("Mi jefe criticó mi informe otra vez. Me sentí ansiosa y me salté el almuerzo.")
-	if got, want := calls(es), 3; got != want {
-		t.Errorf("Spanish capture made %d calls, want %d (translate, segment, extract)", got, want)
+	if got, want := calls(es), 2; got != want {
+		t.Errorf("Spanish capture made %d calls, want %d (translate, extract)", got, want)
 	}
-	tot, err := e.store.ModelCallTotals(ctx, []string{many.ID, one.ID, es.ID})
+	// A long entry is segmented first, then read situation by situation.
+	long := run("Monday. Rain all day. My boss criticised my report. I felt anxious. I skipped lunch. The office was cold. " +
+		"I read on the train. The train was late. I was frustrated. Home at last.")
+	if got, want := calls(long), 2; got != want {
+		t.Errorf("English capture of ten sentences made %d calls, want %d (segment, extract)", got, want)
+	}
+	tot, err := e.store.ModelCallTotals(ctx, []string{many.ID, one.ID, es.ID, long.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -372,7 +380,7 @@ func TestFaults(t *testing.T) {
 		t.Run(f.name+"Always", func(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t)
-			e.answerWith(func(step string, _ *api.ChatRequest) (fakeollama.Reply, bool) { return f.reply, step == "extract" })
+			e.answerWith(func(step string, _ *api.ChatRequest) (fakeollama.Reply, bool) { return f.reply, extracting(step) })
 			e.start()
 			c := e.failsExtracting(text)
 			again := e.waitStatus(e.capture(text).ID, store.StatusFailed)
@@ -385,7 +393,7 @@ func TestFaults(t *testing.T) {
 			e := newEnv(t)
 			var n atomic.Int32
 			e.answerWith(func(step string, _ *api.ChatRequest) (fakeollama.Reply, bool) {
-				return f.reply, step == "extract" && n.Add(1) == 1
+				return f.reply, extracting(step) && n.Add(1) == 1
 			})
 			e.start()
 			e.waitStatus(e.capture(text).ID, store.StatusProcessed)
@@ -415,7 +423,7 @@ func TestDeleteDuringRun(t *testing.T) {
 	release := make(chan struct{})
 	var inExtract atomic.Bool
 	e.answerWith(func(step string, req *api.ChatRequest) (fakeollama.Reply, bool) {
-		if step == "extract" {
+		if extracting(step) {
 			inExtract.Store(true)
 			<-release
 		}

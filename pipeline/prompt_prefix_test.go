@@ -26,7 +26,7 @@ func TestPromptsStartFixed(t *testing.T) {
 		if step != "translate" || strings.HasPrefix(req.Messages[1].Content, "Mi jefe") {
 			return fakeollama.Reply{}, false
 		}
-		return fakeollama.Reply{Content: `{"language":"de","translation":"The train was late again. I was annoyed and stressed."}`}, true
+		return fakeollama.Reply{Content: `{"language":"de","parts":[{"text":"The train was late again. I was annoyed and stressed.","kind":"situation"}]}`}, true
 	})
 	e.start()
 	other := storetest.MustCreateUser(t, e.store, "another@example.com")
@@ -63,7 +63,7 @@ func TestPromptsStartFixed(t *testing.T) {
 		users[step][msgs[1].Content] = true
 		contexts[fmt.Sprint(c.Request.Options["num_ctx"])] = true
 	}
-	for _, step := range []string{"translate", "segment", "extract", "categorise"} {
+	for _, step := range []string{"translate", "segment_extract", "extract", "categorise"} {
 		if len(users[step]) < 2 {
 			t.Errorf("%s: %d different prompts seen; want at least 2 to compare", step, len(users[step]))
 			continue

@@ -66,7 +66,7 @@ func TestOpenAIRefusedRequest(t *testing.T) {
 	var refuseAll atomic.Bool
 	answerFromLexicon(f, lex, func(step string) (fakeopenai.Reply, bool) {
 		reply := fakeopenai.Reply{Status: http.StatusBadRequest, Error: tooLong}
-		return reply, refuseAll.Load() || step == "extract"
+		return reply, refuseAll.Load() || extracting(step)
 	})
 	e := newEnv(t, func(o *pipeline.Options) { o.Model = newOpenAI(t, f, "") })
 	e.start()

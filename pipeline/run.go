@@ -75,6 +75,11 @@ func words(text string) int {
 
 // analyse runs translate, segment, extract and categorise, and returns what
 // they found, ready to commit. It writes nothing but the call records.
+//
+// An entry that needs translating is translated and cut into situations by
+// one call, then extracted. An English one of at most readAtOnce sentences
+// is segmented and extracted by one call; a longer one is segmented, then
+// extracted. Categorise follows when something new was found.
 func (r *runner) analyse(ctx context.Context) (*store.Analysis, error) {
 	c := r.capture
 	a := &store.Analysis{CaptureID: c.ID, UserID: c.UserID, Original: c.Original, Translated: c.Original, Language: "en"}
@@ -83,42 +88,48 @@ func (r *runner) analyse(ctx context.Context) (*store.Analysis, error) {
 	if words(c.Original) <= 1 {
 		return a, nil
 	}
+	var spans []span
+	var tags [][]store.NewTag
+	var err error
+	translated := false
 	if code, sure := detectLanguage(c.Original); code != "en" {
 		var ans translateAnswer
 		err := r.call(ctx, StepTranslate, ChatRequest{System: translateSystem, User: c.Original, Schema: translateSchema,
-			MaxTokens: 2*len(c.Original)/3 + 200}, func(content string) error {
+			MaxTokens: 2*len(c.Original)/3 + 300}, func(content string) error {
 			return ans.accept(content, c.Original)
 		})
 		if err != nil {
 			return nil, err
 		}
 		// The model confirms the language when the local guess was unsure;
-		// English stays exactly as written.
+		// English stays exactly as written, and is read as English is.
 		a.Language = code
 		if !sure && ans.Language != "" {
 			a.Language = ans.Language
 		}
-		if a.Language != "en" {
-			a.Translated = ans.Translation
+		if translated = a.Language != "en"; translated {
+			a.Translated, spans = ans.Translation, ans.Situations
 		}
 	}
-
-	sentences := splitSentences(a.Translated)
-	if len(sentences) == 0 {
-		return a, nil
+	switch sentences := splitSentences(a.Translated); {
+	case translated:
+		if len(spans) > 0 {
+			tags, err = r.extract(ctx, a.Translated, spans)
+		}
+	case len(sentences) == 0:
+	case len(sentences) <= readAtOnce:
+		spans, tags, err = r.read(ctx, a.Translated, sentences)
+	default:
+		err = r.call(ctx, StepSegment, ChatRequest{System: segmentSystem, User: numbered(a.Translated, sentences), Schema: segmentSchema,
+			MaxTokens: 20*len(sentences) + 50}, func(content string) error {
+			var err error
+			spans, err = acceptSegments(content, sentences)
+			return err
+		})
+		if err == nil && len(spans) > 0 {
+			tags, err = r.extract(ctx, a.Translated, spans)
+		}
 	}
-	var spans []span
-	err := r.call(ctx, StepSegment, ChatRequest{System: segmentSystem, User: numbered(a.Translated, sentences), Schema: segmentSchema,
-		MaxTokens: 20*len(sentences) + 50}, func(content string) error {
-		var err error
-		spans, err = acceptSegments(content, sentences)
-		return err
-	})
-	if err != nil || len(spans) == 0 {
-		return a, err
-	}
-
-	tags, err := r.extract(ctx, a.Translated, spans)
 	if err != nil {
 		return nil, err
 	}
@@ -126,117 +137,4 @@ func (r *runner) analyse(ctx context.Context) (*store.Analysis, error) {
 		a.Segments = append(a.Segments, store.AnalysedSegment{Start: sp.Start, End: sp.End, Tags: tags[i]})
 	}
 	return a, nil
-}
-
-// extract finds the tags of each segment and gives every trigger and
-// behaviour its category, asking the model to categorise the new ones.
-func (r *runner) extract(ctx context.Context, text string, spans []span) ([][]store.NewTag, error) {
-	feelings, err := r.store.Feelings(ctx)
-	if err != nil {
-		return nil, err
-	}
-	byName := make(map[string]store.Feeling, len(feelings))
-	for _, f := range feelings {
-		byName[f.Name] = f
-	}
-	existing, err := r.store.Tags(ctx, r.capture.UserID, store.TagTrigger, store.TagGoodBehaviour, store.TagBadBehaviour,
-		store.TagPerson, store.TagLocation, store.TagActivity)
-	if err != nil {
-		return nil, err
-	}
-	names := known{}
-	for _, t := range existing {
-		names.add(t)
-	}
-	// Only the names nearest to the entry are offered, so the prompt does
-	// not grow with the journal; any existing name the answer uses still
-	// takes the user's spelling (names holds them all).
-	perType, err := r.offeredNames(ctx, text, existing)
-	if err != nil {
-		return nil, err
-	}
-
-	var user strings.Builder
-	user.WriteString("Names the writer already uses:\n")
-	for _, typ := range nameTypes {
-		list := "(none)"
-		if len(perType[typ]) > 0 {
-			list = strings.Join(perType[typ], "; ")
-		}
-		fmt.Fprintf(&user, "%s: %s\n", kindsWords(typ), list)
-	}
-	user.WriteString("\nSituations:\n")
-	for i, sp := range spans {
-		fmt.Fprintf(&user, "[%d] %s\n", i+1, strings.ReplaceAll(text[sp.Start:sp.End], "\n", " "))
-	}
-
-	schema := extractSchema(feelings)
-	var tags [][]store.NewTag
-	err = r.call(ctx, StepExtract, ChatRequest{System: extractSystem(feelings, schema), User: user.String(), Schema: schema,
-		MaxTokens: 250*len(spans) + 100}, func(content string) error {
-		var err error
-		tags, err = acceptExtract(content, schema, len(spans), byName, names)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-
-	// Triggers and behaviours the user already has keep their category,
-	// the others go to the model, all in one call,
-	// unless that category's situations all had the other valence.
-	var reused []string
-	for _, seg := range tags {
-		for _, t := range seg {
-			if old, ok := names[t.Type][strings.ToLower(t.Name)]; ok && store.Categorised(t.Type) && old.Category != nil {
-				reused = append(reused, old.Category.ID)
-			}
-		}
-	}
-	if r.catValence, err = r.store.CategoryValences(ctx, r.capture.UserID, reused); err != nil {
-		return nil, err
-	}
-	items, refs := newItems(text, spans, tags, names, r.catValence)
-	if len(items) == 0 {
-		return tags, nil
-	}
-	r.categories = map[store.TagType][]store.Category{}
-	for _, kind := range []store.TagType{store.TagTrigger, store.TagGoodBehaviour, store.TagBadBehaviour} {
-		if r.categories[kind], err = r.store.Categories(ctx, r.capture.UserID, kind); err != nil {
-			return nil, err
-		}
-	}
-	var people []store.NewTag
-	for _, typ := range []store.TagType{store.TagPerson, store.TagLocation} {
-		for _, t := range names[typ] {
-			people = append(people, store.NewTag{Type: t.Type, Name: t.Name})
-		}
-	}
-	for _, seg := range tags {
-		people = append(people, seg...)
-	}
-	r.proper = knownProperWords(people)
-	placed, err := r.categorise(ctx, items)
-	if err != nil {
-		return nil, err
-	}
-	byRef := make(map[string]item, len(items))
-	for _, it := range items {
-		byRef[it.ref] = it
-	}
-	for _, seg := range tags {
-		valence := valenceOf(seg)
-		for j, t := range seg {
-			crossing, _ := crosses(t, valence, names, r.catValence)
-			ref, ok := refs[itemKey(t, crossing)]
-			if !ok {
-				continue
-			}
-			seg[j].CategoryID, seg[j].NewCategory = placed[ref].CategoryID, placed[ref].NewCategory
-			if crossing {
-				seg[j].Name = r.crossingName(byRef[ref], placed[ref], names)
-			}
-		}
-	}
-	return tags, nil
 }

@@ -123,9 +123,10 @@ func TestAnswerBounds(t *testing.T) {
 		{"Segment/RequiredSituations", segment, `{}`, false},
 		{"Segment/SentenceThatDoesNotExist", segment, `{"situations":[{"first":1,"last":5}]}`, false},
 		{"Segment/TwoValues", segment, `{"situations":[]} {"situations":[]}`, false},
-		{"Translate/OK", translate, `{"language":"pt","translation":"I woke late and the train was late."}`, true},
-		{"Translate/Required", translate, `{"translation":"I woke late and the train was late."}`, false},
-		{"Translate/AdditionalProperties", translate, `{"language":"pt","translation":"I woke late and the train was late.","note":"x"}`, false},
+		{"Translate/OK", translate, `{"language":"pt","parts":[{"text":"I woke late and the train was late.","kind":"situation"}]}`, true},
+		{"Translate/Required", translate, `{"parts":[{"text":"I woke late and the train was late.","kind":"situation"}]}`, false},
+		{"Translate/Kind", translate, `{"language":"pt","parts":[{"text":"I woke late and the train was late.","kind":"event"}]}`, false},
+		{"Translate/AdditionalProperties", translate, `{"language":"pt","parts":[{"text":"I woke late and the train was late.","kind":"other"}],"note":"x"}`, false},
 		{"Categorise/OK", categorise, assignment("late trains"), true},
 		{"Categorise/MaxLengthAtBound", categorise, assignment(strings.Repeat("ç", 60)), true},
 		{"Categorise/MaxLengthOver", categorise, assignment(strings.Repeat("ç", 61)), false},
@@ -176,7 +177,7 @@ func TestExtract3000Names(t *testing.T) {
 func TestSchemaKeywords(t *testing.T) {
 	t.Parallel()
 	for name, raw := range map[string]json.RawMessage{
-		"translate": translateSchema, "segment": segmentSchema, "extract": extractSchema(vocabulary()),
+		"translate": translateSchema, "segment": segmentSchema, "extract": extractSchema(vocabulary()), "segment_extract": readSchema(vocabulary()),
 		"categorise": categoriseSchema, "describe": describeSchema,
 	} {
 		if _, err := parseSchema(raw); err != nil {
@@ -204,7 +205,7 @@ func TestTranslateLanguage(t *testing.T) {
 	t.Parallel()
 	for given, want := range map[string]string{"PT": "pt", " de ": "de", "é": "", "p1": "", "por": "", "": ""} {
 		var a translateAnswer
-		content, _ := json.Marshal(map[string]string{"language": given, "translation": "I woke late."})
+		content, _ := json.Marshal(map[string]any{"language": given, "parts": []map[string]string{{"text": "I woke late.", "kind": "situation"}}})
 		if err := a.accept(string(content), "Acordei tarde."); err != nil {
 			t.Fatalf("%q: %v", given, err)
 		}

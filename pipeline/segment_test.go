@@ -9,9 +9,9 @@ import (
 	"github.com/recur-journal/recur/store"
 )
 
-// A day where nothing happened has no situations: the segment step's empty
-// answer is a right one, the capture is processed with no segments, and
-// no extract or categorise call is made for it.
+// A day where nothing happened has no situations: the segment_extract
+// step's empty answer is a right one, the capture is processed with no
+// segments, and no categorise call is made for it.
 func TestNothingHappened(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, func(o *pipeline.Options) { o.Workers = 0 })
@@ -25,8 +25,8 @@ func TestNothingHappened(t *testing.T) {
 			steps[scripted.Step(call.Request)]++
 		}
 	}
-	if steps["segment"] != 1 || steps["extract"]+steps["categorise"] != 0 {
-		t.Fatalf("calls by step %v, want one segment call and nothing after it", steps)
+	if steps["segment_extract"] != 1 || len(steps) != 1 {
+		t.Fatalf("calls by step %v, want one segment_extract call and nothing after it", steps)
 	}
 }
 
@@ -56,7 +56,7 @@ func TestOneWordEntrySparesCalls(t *testing.T) {
 			if got.Status != store.StatusProcessed || len(got.Segments) != c.situations {
 				t.Errorf("status %s with %d situations, want processed with %d", got.Status, len(got.Segments), c.situations)
 			}
-			if read := slices.Contains(steps, "extract"); read != c.read || !c.read && len(steps) != 0 {
+			if read := slices.ContainsFunc(steps, extracting); read != c.read || !c.read && len(steps) != 0 {
 				t.Errorf("model steps %q; want the entry read: %v", steps, c.read)
 			}
 		})

@@ -48,22 +48,39 @@ func prompt(instructions string, schema json.RawMessage) string {
 
 // --- Translate ---
 
+// An entry that needs translating is translated and cut into situations in
+// one answer: its English comes in parts, in order, each marked as telling
+// one situation or none. The translated text is the parts joined, so each
+// situation is a verbatim slice of it by construction.
 var translateSchema = json.RawMessage(`{"type":"object","properties":{` +
 	`"language":{"type":"string","description":"ISO 639-1 code of the entry's language"},` +
-	`"translation":{"type":"string","description":"the entry in English"}},` +
-	`"required":["language","translation"],"additionalProperties":false}`)
+	`"parts":{"type":"array","description":"the whole entry in English, in order, cut into parts","items":{"type":"object","properties":{` +
+	`"text":{"type":"string","description":"the English of consecutive sentences of the entry"},` +
+	`"kind":{"type":"string","enum":["situation","other"],"description":"situation when the part tells one situation, other when its sentences belong to none"}},` +
+	`"required":["text","kind"],"additionalProperties":false}}},` +
+	`"required":["language","parts"],"additionalProperties":false}`)
 
 var translateChecks = mustParseSchema(translateSchema)
 
-var translateSystem = prompt(`You translate personal journal entries into natural English.
+var translateSystem = prompt(`You translate personal journal entries into natural English, cut into parts.
 Keep every detail, the first person and the order of events. Do not summarise, explain or add anything.
 Keep sentence and line breaks where the entry has them.
 Keep names of people and places, and the words the writer calls family by, exactly as written, untranslated:
-"Mamá" stays "Mamá", "la abuela" becomes "abuela" ("I called abuela"), "Oma" stays "Oma".`, translateSchema)
+"Mamá" stays "Mamá", "la abuela" becomes "abuela" ("I called abuela"), "Oma" stays "Oma".
+Give the translation as parts, in the entry's order; together they are the whole translation, each sentence in one part.
+`+situationRules+`
+A part of kind "situation" is the English of one situation. A part of kind "other" holds sentences that belong to no situation.`, translateSchema)
 
 type translateAnswer struct {
-	Language    string `json:"language"`
-	Translation string `json:"translation"`
+	Language string `json:"language"`
+	Parts    []struct {
+		Text string `json:"text"`
+		Kind string `json:"kind"`
+	} `json:"parts"`
+	// Translation is the parts joined; Situations the ranges of the
+	// situation parts in it.
+	Translation string `json:"-"`
+	Situations  []span `json:"-"`
 }
 
 // accept reads a translate answer for original into a. It returns
@@ -78,7 +95,22 @@ func (a *translateAnswer) accept(content, original string) error {
 
 func (a *translateAnswer) validate(original string) error {
 	a.Language = strings.ToLower(strings.TrimSpace(a.Language))
-	a.Translation = strings.TrimSpace(a.Translation)
+	var b strings.Builder
+	a.Situations = nil
+	for _, p := range a.Parts {
+		text := strings.TrimSpace(p.Text)
+		if text == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		if p.Kind == "situation" {
+			a.Situations = append(a.Situations, span{b.Len(), b.Len() + len(text)})
+		}
+		b.WriteString(text)
+	}
+	a.Translation = b.String()
 	if a.Translation == "" {
 		return unusablef("empty translation")
 	}
@@ -103,13 +135,16 @@ var segmentSchema = json.RawMessage(`{"type":"object","properties":{"situations"
 
 var segmentChecks = mustParseSchema(segmentSchema)
 
+// situationRules says what a situation is, for every step that finds them.
+const situationRules = `A situation is one thing that happened to the writer, told by consecutive sentences: the lead-in that sets
+the scene, what set it off, how the writer felt and reacted, what they did about it, and their plans about it. A new situation
+begins where the entry turns to something else that happened; an entry about one thing is one situation. Sentences about nothing
+that happened (greetings, the date, filler, a closing line about the day in general) belong to no situation; an entry where
+nothing happened has no situations.`
+
 var segmentSystem = prompt(`You read a personal journal entry given as numbered sentences and find its situations.
-A situation is one thing that happened to the writer. It takes every sentence about that thing: the lead-in that sets
-the scene, what set it off, how the writer felt and reacted, what they did about it, and their plans about it.
-Give each situation as the range of consecutive sentences that tell it: the number of its first and its last sentence.
-Situations are in order and do not overlap; a new one begins where the entry turns to something else that happened.
-Leave out sentences that belong to no situation (greetings, the date, filler, a closing line about the day in general).
-An entry about one thing is one situation. An entry where nothing happened has no situations: {"situations":[]}.`, segmentSchema)
+`+situationRules+`
+Give each situation as the range of its sentences: the number of its first and its last sentence. With no situations, answer {"situations":[]}.`, segmentSchema)
 
 type segmentAnswer struct {
 	Situations []struct {

@@ -66,6 +66,8 @@ func Step(req *api.ChatRequest) string {
 	switch {
 	case strings.HasPrefix(sys, "You translate"):
 		return "translate"
+	case strings.HasPrefix(sys, "You read a personal journal entry given as numbered sentences, find its situations and note"):
+		return "segment_extract"
 	case strings.HasPrefix(sys, "You read a personal journal entry given as numbered sentences"):
 		return "segment"
 	case strings.HasPrefix(sys, "You read the numbered situations"):
@@ -93,12 +95,15 @@ func (l *Lexicon) Answer(req *api.ChatRequest) string {
 		if !ok {
 			t = Translation{Language: "en", Translation: user}
 		}
-		v = t
+		v = map[string]any{"language": t.Language, "parts": l.parts(t.Translation)}
 	case "segment":
 		v = map[string]any{"situations": l.segment(lines(user))}
 	case "extract":
 		_, after, _ := strings.Cut(user, "Situations:\n")
 		v = map[string]any{"situations": l.extract(lines(after))}
+	case "segment_extract":
+		_, after, _ := strings.Cut(user, "Sentences:\n")
+		v = map[string]any{"situations": l.read(lines(after))}
 	case "categorise":
 		v = map[string]any{"assignments": l.categorise(user)}
 	case "describe":
@@ -182,6 +187,64 @@ func (l *Lexicon) segment(sentences []numberedLine) []map[string]int {
 			out[len(out)-1]["last"] = n
 		}
 	}
+	return out
+}
+
+// read segments the numbered sentences as segment does and extracts each
+// situation found as extract does, in one answer: each situation has its
+// first and last sentence and its tags.
+func (l *Lexicon) read(sentences []numberedLine) []map[string]any {
+	out := []map[string]any{}
+	for _, r := range l.segment(sentences) {
+		var text []string
+		for _, s := range sentences {
+			if n, _ := strconv.Atoi(s.ref); n >= r["first"] && n <= r["last"] {
+				text = append(text, s.text)
+			}
+		}
+		item := l.extract([]numberedLine{{"1", strings.Join(text, " ")}})[0]
+		delete(item, "situation")
+		item["first"], item["last"] = r["first"], r["last"]
+		out = append(out, item)
+	}
+	return out
+}
+
+// sentenceEnd ends a sentence: a stop, any closing quotes, then space.
+var sentenceEnd = regexp.MustCompile(`[.!?…]["'”’)]*\s+`)
+
+// parts cuts an English text into the parts of a translate answer: it
+// splits the text into sentences, finds the situations as segment does,
+// and gives each situation as a part and each run of sentences between
+// them as an "other" part.
+func (l *Lexicon) parts(text string) []map[string]string {
+	var sentences []numberedLine
+	start := 0
+	for _, m := range sentenceEnd.FindAllStringIndex(text, -1) {
+		sentences = append(sentences, numberedLine{strconv.Itoa(len(sentences) + 1), strings.TrimSpace(text[start:m[1]])})
+		start = m[1]
+	}
+	if rest := strings.TrimSpace(text[start:]); rest != "" {
+		sentences = append(sentences, numberedLine{strconv.Itoa(len(sentences) + 1), rest})
+	}
+	out := []map[string]string{}
+	join := func(from, to int, kind string) { // sentences from..to, counted from 1
+		if from > to {
+			return
+		}
+		var t []string
+		for _, s := range sentences[from-1 : to] {
+			t = append(t, s.text)
+		}
+		out = append(out, map[string]string{"text": strings.Join(t, " "), "kind": kind})
+	}
+	next := 1
+	for _, r := range l.segment(sentences) {
+		join(next, r["first"]-1, "other")
+		join(r["first"], r["last"], "situation")
+		next = r["last"] + 1
+	}
+	join(next, len(sentences), "other")
 	return out
 }
 
