@@ -56,19 +56,13 @@ func InputFrom(f *store.Facts, now time.Time, loc *time.Location) Input {
 	for i, c := range f.Captures {
 		in.Captures[i] = Capture{ID: c.ID, OccurredAt: c.OccurredAt}
 	}
-	// The segments' tags are laid out one after the other in one array,
-	// read in order by the counting.
-	n := 0
-	for _, sg := range f.Segments {
-		n += len(sg.Tags)
+	// Segments name the user's tags by number, as the store read them.
+	in.Tags = make([]Tag, len(f.Tags))
+	for i, t := range f.Tags {
+		in.Tags[i] = Tag(t)
 	}
-	tags := make([]Tag, 0, n)
 	for i, sg := range f.Segments {
-		start := len(tags)
-		for _, t := range sg.Tags {
-			tags = append(tags, Tag(f.Tags[t]))
-		}
-		in.Segments[i] = Segment{ID: sg.ID, CaptureID: sg.CaptureID, OccurredAt: sg.OccurredAt, Tags: tags[start:len(tags):len(tags)]}
+		in.Segments[i] = Segment{ID: sg.ID, CaptureID: sg.CaptureID, OccurredAt: sg.OccurredAt, TagNumbers: sg.Tags}
 	}
 	for _, c := range f.Categories {
 		in.Categories[c.ID] = Category{ID: c.ID, Kind: c.Kind, Name: c.Name, Rejected: c.Rejected}
