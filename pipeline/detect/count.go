@@ -105,9 +105,14 @@ func newIndex(in Input) *index {
 	}
 	n := 0
 	for i := range in.Segments {
-		n += len(in.Segments[i].Tags)
+		n += len(in.Segments[i].Tags) + len(in.Segments[i].TagNumbers)
 	}
 	x.segTags = make([]int32, 0, n)
+	// numbered[j] is the counting's number of in.Tags[j], -1 until seen.
+	numbered := make([]int32, len(in.Tags))
+	for j := range numbered {
+		numbered[j] = -1
+	}
 	lastCapture, lastCaptureN := "", int32(-1)
 	for i := range in.Segments {
 		sg := &in.Segments[i]
@@ -128,6 +133,16 @@ func newIndex(in Input) *index {
 				t = x.addTag(&sg.Tags[j])
 			}
 			x.segTags = append(x.segTags, t)
+		}
+		for _, j := range sg.TagNumbers {
+			if numbered[j] < 0 {
+				t, ok := x.tagIDs[in.Tags[j].ID]
+				if !ok {
+					t = x.addTag(&in.Tags[j])
+				}
+				numbered[j] = t
+			}
+			x.segTags = append(x.segTags, numbered[j])
 		}
 		x.segStart[i+1] = int32(len(x.segTags))
 	}

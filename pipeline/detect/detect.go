@@ -57,6 +57,10 @@ type Segment struct {
 	CaptureID  string
 	OccurredAt time.Time
 	Tags       []Tag
+	// TagNumbers, when Input.Tags is given, name the segment's tags by
+	// their place in it instead of Tags: a ten-year journal is some 120,000
+	// tags of situations but a few thousand tags.
+	TagNumbers []int32
 }
 
 // Tag is a tag as found in a segment.
@@ -105,6 +109,7 @@ type Input struct {
 	Location     *time.Location // the user's timezone: it cuts days
 	Captures     []Capture      // processed captures
 	Segments     []Segment
+	Tags         []Tag // the tags Segment.TagNumbers name; nil when segments carry Tags
 	Categories   map[string]Category
 	Feelings     map[string]Feeling
 	Patterns     []Prior

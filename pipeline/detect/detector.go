@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"hash"
 	"strconv"
 	"sync"
 	"time"
@@ -55,19 +56,13 @@ func InputFrom(f *store.Facts, now time.Time, loc *time.Location) Input {
 	for i, c := range f.Captures {
 		in.Captures[i] = Capture{ID: c.ID, OccurredAt: c.OccurredAt}
 	}
-	// The segments' tags are laid out one after the other in one array,
-	// read in order by the counting.
-	n := 0
-	for _, sg := range f.Segments {
-		n += len(sg.Tags)
+	// Segments name the user's tags by number, as the store read them.
+	in.Tags = make([]Tag, len(f.Tags))
+	for i, t := range f.Tags {
+		in.Tags[i] = Tag(t)
 	}
-	tags := make([]Tag, 0, n)
 	for i, sg := range f.Segments {
-		start := len(tags)
-		for _, t := range sg.Tags {
-			tags = append(tags, Tag(f.Tags[t]))
-		}
-		in.Segments[i] = Segment{ID: sg.ID, CaptureID: sg.CaptureID, OccurredAt: sg.OccurredAt, Tags: tags[start:len(tags):len(tags)]}
+		in.Segments[i] = Segment{ID: sg.ID, CaptureID: sg.CaptureID, OccurredAt: sg.OccurredAt, TagNumbers: sg.Tags}
 	}
 	for _, c := range f.Categories {
 		in.Categories[c.ID] = Category{ID: c.ID, Kind: c.Kind, Name: c.Name, Rejected: c.Rejected}
@@ -118,8 +113,12 @@ func toStore(patterns []Pattern) []store.DetectedPattern {
 }
 
 // linksHash sums up a pattern's correlations and flows. The text it sums
-// is built in buf, which it returns for the next pattern.
+// goes through buf, which it returns for the next pattern, a piece at a
+// time: a pattern of ten years has some 50,000 flows, and growing one
+// buffer to hold them all was a tenth of a run's time. The sum is the one
+// of the whole text, so stored sums stay valid.
 func linksHash(p Pattern, buf []byte) (string, []byte) {
+	h := sha256.New()
 	for _, c := range p.Correlations {
 		buf = append(buf, "c\x00"...)
 		buf = append(buf, c.TagID...)
@@ -128,6 +127,7 @@ func linksHash(p Pattern, buf []byte) (string, []byte) {
 		buf = append(buf, 0)
 		buf = append(buf, c.Impact...)
 		buf = append(buf, '\n')
+		buf = hashFull(h, buf)
 	}
 	for _, f := range p.Flows {
 		buf = append(buf, "f\x00"...)
@@ -139,7 +139,21 @@ func linksHash(p Pattern, buf []byte) (string, []byte) {
 		buf = append(buf, 0)
 		buf = append(buf, f.Behaviour...)
 		buf = append(buf, '\n')
+		buf = hashFull(h, buf)
 	}
-	sum := sha256.Sum256(buf)
-	return hex.EncodeToString(sum[:]), buf
+	h.Write(buf)
+	return hex.EncodeToString(h.Sum(nil)), buf[:0]
+}
+
+// hashPiece is how much of the text linksHash gathers before summing it.
+const hashPiece = 16 << 10
+
+// hashFull sums buf into h once it holds hashPiece, and returns it emptied
+// then.
+func hashFull(h hash.Hash, buf []byte) []byte {
+	if len(buf) < hashPiece {
+		return buf
+	}
+	h.Write(buf)
+	return buf[:0]
 }

@@ -252,3 +252,31 @@ func changes(before, after []string, kind string) (added, changed, removed int) 
 	}
 	return added, changed, removed
 }
+
+// TestTagNumbersCountAsTags: segments that name their tags by number in
+// Input.Tags, as the stored facts come, are counted exactly as segments
+// that carry the tags themselves.
+func TestTagNumbersCountAsTags(t *testing.T) {
+	t.Parallel()
+	j := newJournal(t, 120)
+	facts, err := j.store.DetectionFacts(context.Background(), j.user.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	numbered := detect.InputFrom(facts, j.now, time.UTC)
+	carried := detect.InputFrom(facts, j.now, time.UTC)
+	carried.Tags = nil
+	for i, sg := range carried.Segments {
+		for _, n := range sg.TagNumbers {
+			carried.Segments[i].Tags = append(carried.Segments[i].Tags, numbered.Tags[n])
+		}
+		carried.Segments[i].TagNumbers = nil
+	}
+	got, want := fmt.Sprintf("%+v", detect.Run(numbered)), fmt.Sprintf("%+v", detect.Run(carried))
+	if got != want {
+		t.Fatalf("run over numbered tags:\n%s\nover carried tags:\n%s", got, want)
+	}
+	if !strings.Contains(got, "SegmentID") {
+		t.Fatalf("no flows found, so nothing compared: %s", got)
+	}
+}
