@@ -96,9 +96,13 @@ func TestPagesHaveNoEnglishLeft(t *testing.T) {
 	}
 	for _, path := range []string{"/", "/?q=report", "/entries/" + entryID, "/patterns", "/patterns/" + patternID,
 		"/calendar", "/calendar?year=" + year, review, "/settings", "/settings/security", "/settings/apps",
-		"/settings/notifications", "/settings/data", "/feelings", "/?feeling=anxious", "/nothing-here"} {
+		"/settings/notifications", "/settings/data", "/feelings", "/?feeling=anxious", "/?from=2026-05-02&to=2026-05-01", "/?feeling=nope", "/nothing-here"} {
 		got := b.get(path)
-		if want := map[bool]int{true: 404, false: 200}[path == "/nothing-here"]; got.status != want {
+		want := map[bool]int{true: 404, false: 200}[path == "/nothing-here"]
+		if strings.Contains(path, "from=") || strings.Contains(path, "=nope") {
+			want = 422
+		}
+		if got.status != want {
 			t.Fatalf("%s: status %d, want %d", path, got.status, want)
 		}
 		for _, piece := range visibleTexts(got.body) {
