@@ -21,6 +21,16 @@ const overflowing = `[...document.querySelectorAll("main h1, main h2, main h3, n
 	.filter((e) => e.offsetParent !== null && !e.closest(".visually-hidden") && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== "auto")
 	.map((e) => e.tagName.toLowerCase() + (e.className ? "." + e.className.replace(/ /g, ".") : "") + ": " + e.textContent.trim().slice(0, 40))`
 
+// navOnOneRow says on how many lines the main nav's links lie and whether
+// the current page's link is within the nav's visible width.
+const navOnOneRow = `(() => {
+	const nav = document.querySelector(".top nav");
+	const links = [...nav.querySelectorAll("a")];
+	const cur = nav.querySelector("a[aria-current=page]");
+	const n = nav.getBoundingClientRect(), c = cur ? cur.getBoundingClientRect() : n;
+	return { Lines: new Set(links.map((a) => Math.round(a.getBoundingClientRect().top))).size, Seen: c.left >= n.left - 1 && c.right <= n.right + 1 };
+})()`
+
 // In each language, and in the pseudo-locale (English accented and made
 // longer), the journal, the patterns, a pattern, the calendar and the
 // settings fit a phone: nothing scrolls sideways and no label, button or
@@ -41,6 +51,7 @@ func TestBrowserLanguages(t *testing.T) {
 		{"calendar", "/calendar", `table.month`},
 		{"year", "/calendar?year=" + year, `svg.year`},
 		{"settings", "/settings", `form[data-testid=account]`},
+		{"feelings", "/feelings", `main h1`},
 	}
 	for _, lang := range append(i18n.Languages(), i18n.Pseudo) {
 		if err := s.m.Store().PutSetting(context.Background(), u.ID, &store.Setting{Key: store.SettingAppLocale, Value: lang}); err != nil {
@@ -55,6 +66,14 @@ func TestBrowserLanguages(t *testing.T) {
 				t.Errorf("%s %s: the nav says %q, want %q", lang, p.name, nav, want)
 			}
 			noSideways(t, s)
+			var navRow struct {
+				Lines int
+				Seen  bool
+			}
+			s.run(chromedp.Evaluate(navOnOneRow, &navRow))
+			if navRow.Lines != 1 || !navRow.Seen {
+				t.Errorf("%s %s at 390px: the nav takes %d lines, its current link in view: %v", lang, p.name, navRow.Lines, navRow.Seen)
+			}
 			var cut []string
 			s.run(chromedp.Evaluate(overflowing, &cut))
 			for _, c := range cut {

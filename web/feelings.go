@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/recur-journal/recur/internal/i18n"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -81,13 +82,13 @@ func (a *App) feelingsPage(w http.ResponseWriter, r *http.Request) {
 	// ago to this week.
 	monday := func(d time.Time) time.Time { return d.AddDate(0, 0, -int(d.Weekday()+6)%7) }
 	first, last := monday(today.AddDate(0, -months, 0)), monday(today)
-	d := feelingsData{Months: months, Choices: feelingsMonthChoices, From: first.Format("2 January 2006")}
+	d := feelingsData{Months: months, Choices: feelingsMonthChoices, From: v.Lang.Date(first, i18n.DayMonthYear)}
 	index := map[string]int{} // local date -> week
 	for wk := first; !wk.After(last); wk = wk.AddDate(0, 0, 7) {
 		for i := range 7 {
 			index[wk.AddDate(0, 0, i).Format(time.DateOnly)] = len(d.Weeks)
 		}
-		d.Weeks = append(d.Weeks, weekCount{Monday: wk.Format(time.DateOnly), Label: wk.Format("2 Jan 2006")})
+		d.Weeks = append(d.Weeks, weekCount{Monday: wk.Format(time.DateOnly), Label: v.Lang.Date(wk, i18n.DayMonthYear)})
 	}
 	end := last.AddDate(0, 0, 7)
 	from, to := store.StartOfDay(first.Year(), first.Month(), first.Day(), v.Loc), store.StartOfDay(end.Year(), end.Month(), end.Day(), v.Loc)
@@ -131,8 +132,8 @@ func (a *App) feelingsPage(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, r, err)
 		return
 	}
-	d.WeeksSVG = weeksSVG(d.Weeks, wideWeeks) + weeksSVG(d.Weeks, narrowWeeks)
-	d.TopSVG = topFeelingsSVG(d.Top)
+	d.WeeksSVG = weeksSVG(v.Lang, d.Weeks, wideWeeks) + weeksSVG(v.Lang, d.Weeks, narrowWeeks)
+	d.TopSVG = topFeelingsSVG(v.Lang, d.Top)
 	a.render(w, r, http.StatusOK, "feelings", page{Title: "Feelings", Nav: "feelings", Data: d})
 }
 
@@ -145,6 +146,7 @@ func (a *App) trends(r *http.Request, v *viewer, from, to time.Time, index map[s
 		return nil, 0, err
 	}
 	var out []patternTrend
+	name := a.patternNames(r)
 	byID := map[string]int{}
 	more := 0
 	for _, p := range all {
@@ -156,7 +158,7 @@ func (a *App) trends(r *http.Request, v *viewer, from, to time.Time, index map[s
 			continue
 		}
 		byID[p.ID] = len(out)
-		out = append(out, patternTrend{ID: p.ID, Name: p.Name, Sentiment: p.Sentiment, Days: make([]int, n)})
+		out = append(out, patternTrend{ID: p.ID, Name: name(p.ID, p.Name), Sentiment: p.Sentiment, Days: make([]int, n)})
 	}
 	if len(out) == 0 {
 		return nil, more, nil
@@ -188,7 +190,7 @@ func (a *App) trends(r *http.Request, v *viewer, from, to time.Time, index map[s
 				t.Before += days
 			}
 		}
-		t.SVG = trendSVG(t.Name, t.Sentiment, t.Days)
+		t.SVG = trendSVG(v.Lang, t.Name, t.Sentiment, t.Days)
 	}
 	return out, more, nil
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/recur-journal/recur/internal/english"
+	"github.com/recur-journal/recur/internal/i18n"
 )
 
 // weeksLayout is the geometry of the weekly feelings figure: wide for a
@@ -24,7 +24,7 @@ var (
 // weeksSVG draws the feelings of each week as two bars from one line:
 // pleasant ones up, unpleasant ones down, each bar as long as its count;
 // mixed ones (pleasant and unpleasant at once) sit on top of the pleasant.
-func weeksSVG(weeks []weekCount, lay weeksLayout) template.HTML {
+func weeksSVG(loc *i18n.Locale, weeks []weekCount, lay weeksLayout) template.HTML {
 	const left, top, font = 26, 6, 11
 	pleasant, unpleasant, mixed, most := 0, 0, 0, 1
 	for _, w := range weeks {
@@ -36,9 +36,9 @@ func weeksSVG(weeks []weekCount, lay weeksLayout) template.HTML {
 	slot := float64(lay.width-left) / float64(max(len(weeks), 1))
 	bar := max(slot*0.7, 1)
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg %s viewBox="0 0 %d %d" width="%d" height="%d" role="img"><title>Pleasant and unpleasant feelings each week</title>`,
-		lay.attrs, lay.width, height, lay.width, height)
-	fmt.Fprintf(&b, `<desc>%d pleasant, %d unpleasant and %d mixed feelings in %d weeks; the most in one week: %d.</desc>`, pleasant, unpleasant, mixed, len(weeks), most)
+	fmt.Fprintf(&b, `<svg %s viewBox="0 0 %d %d" width="%d" height="%d" role="img"><title>%s</title>`,
+		lay.attrs, lay.width, height, lay.width, height, esc(loc.T("Pleasant and unpleasant feelings each week")))
+	fmt.Fprintf(&b, `<desc>%s</desc>`, esc(loc.T("Pleasant: %d, unpleasant: %d, mixed: %d, in %d weeks; the most in one week: %d.", pleasant, unpleasant, mixed, len(weeks), most)))
 	fmt.Fprintf(&b, `<text class="scale" x="0" y="%d">%d</text><text class="scale" x="0" y="%d">0</text><text class="scale" x="0" y="%d">%d</text>`,
 		top+font-2, most, axis+4, axis+lay.half, most)
 	lastLabel := -100.0
@@ -52,8 +52,8 @@ func weeksSVG(weeks []weekCount, lay weeksLayout) template.HTML {
 		up := float64(w.Pleasant) / float64(most) * float64(lay.half)
 		down := float64(w.Unpleasant) / float64(most) * float64(lay.half)
 		both := float64(w.Mixed) / float64(most) * float64(lay.half)
-		fmt.Fprintf(&b, `<g data-week="%s" data-pleasant="%d" data-unpleasant="%d" data-mixed="%d"><title>Week of %s: %d pleasant, %d unpleasant, %d mixed</title>`,
-			w.Monday, w.Pleasant, w.Unpleasant, w.Mixed, esc(w.Label), w.Pleasant, w.Unpleasant, w.Mixed)
+		fmt.Fprintf(&b, `<g data-week="%s" data-pleasant="%d" data-unpleasant="%d" data-mixed="%d"><title>%s</title>`,
+			w.Monday, w.Pleasant, w.Unpleasant, w.Mixed, esc(loc.T("Week of %s. Pleasant: %d, unpleasant: %d, mixed: %d", w.Label, w.Pleasant, w.Unpleasant, w.Mixed)))
 		fmt.Fprintf(&b, `<rect class="bar pleasant" x="%.1f" y="%.1f" width="%.1f" height="%.1f"></rect>`, x, float64(axis)-up, bar, up)
 		if w.Mixed > 0 {
 			fmt.Fprintf(&b, `<rect class="bar mixed" x="%.1f" y="%.1f" width="%.1f" height="%.1f"></rect>`, x, float64(axis)-up-both, bar, both)
@@ -65,7 +65,7 @@ func weeksSVG(weeks []weekCount, lay weeksLayout) template.HTML {
 		// Each month is named under the first week that starts in it,
 		// where its name has room.
 		if m, ok := weekMonth(weeks, i); ok && (m.Month()-1)%every == 0 && x-lastLabel >= 28 {
-			fmt.Fprintf(&b, `<text class="scale" x="%.1f" y="%d">%s</text>`, x, height-4, m.Format("Jan"))
+			fmt.Fprintf(&b, `<text class="scale" x="%.1f" y="%d">%s</text>`, x, height-4, esc(loc.MonthShort(m.Month())))
 			lastLabel = x
 		}
 	}
@@ -90,7 +90,7 @@ func weekMonth(weeks []weekCount, i int) (time.Time, bool) {
 
 // topFeelingsSVG draws the feelings found most as bars, one a row, each as
 // long as the number of entries it was found in.
-func topFeelingsSVG(top []topFeeling) template.HTML {
+func topFeelingsSVG(loc *i18n.Locale, top []topFeeling) template.HTML {
 	const width, row, nameW, barW = 340, 28, 118, 180
 	if len(top) == 0 {
 		return ""
@@ -101,15 +101,16 @@ func topFeelingsSVG(top []topFeeling) template.HTML {
 		if i > 0 {
 			words.WriteString(", ")
 		}
-		fmt.Fprintf(&words, "%s %d", f.Name, f.Count)
+		fmt.Fprintf(&words, "%s %d", loc.Feeling(f.Name), f.Count)
 	}
-	fmt.Fprintf(&b, `<svg data-testid="top-feelings" class="top-feelings" viewBox="0 0 %d %d" width="%d" height="%d" role="img"><title>The feelings found most</title><desc>%s</desc>`,
-		width, len(top)*row, width, len(top)*row, esc(words.String()))
+	fmt.Fprintf(&b, `<svg data-testid="top-feelings" class="top-feelings" viewBox="0 0 %d %d" width="%d" height="%d" role="img"><title>%s</title><desc>%s</desc>`,
+		width, len(top)*row, width, len(top)*row, esc(loc.T("The feelings found most")), esc(words.String()))
 	for i, f := range top {
 		y := i * row
 		w := max(float64(f.Count)/float64(most)*barW, 2)
-		fmt.Fprintf(&b, `<g data-feeling="%s" data-count="%d"><title>%s: %d %s</title><text x="0" y="%d">%s</text>`,
-			esc(f.Name), f.Count, esc(f.Name), f.Count, english.Plural(f.Count, "entry", "entries"), y+19, esc(f.Name))
+		said := esc(loc.Feeling(f.Name))
+		fmt.Fprintf(&b, `<g data-feeling="%s" data-count="%d"><title>%s</title><text x="0" y="%d">%s</text>`,
+			esc(f.Name), f.Count, esc(fmt.Sprintf("%s: %d", loc.Feeling(f.Name), f.Count)), y+19, said)
 		fmt.Fprintf(&b, `<rect class="bar %s" x="%d" y="%d" width="%.1f" height="16" rx="3"></rect><text class="count" x="%.1f" y="%d">%d</text></g>`,
 			f.Tone, nameW, y+6, w, float64(nameW)+w+6, y+19, f.Count)
 	}
@@ -119,14 +120,14 @@ func topFeelingsSVG(top []topFeeling) template.HTML {
 
 // trendSVG draws the days a pattern was seen in each week, at most seven,
 // as small bars, in its sentiment's colour.
-func trendSVG(name, sentiment string, days []int) template.HTML {
+func trendSVG(loc *i18n.Locale, name, sentiment string, days []int) template.HTML {
 	const width, height = 340, 36
 	slot := float64(width) / float64(max(len(days), 1))
 	bar := max(slot*0.7, 1)
 	var b strings.Builder
 	// The figure stretches to the width it is given: it holds no words.
-	fmt.Fprintf(&b, `<svg class="trend" viewBox="0 0 %d %d" width="%d" height="%d" preserveAspectRatio="none" role="img"><title>Days with %s, each week</title>`,
-		width, height+2, width, height+2, esc(name))
+	fmt.Fprintf(&b, `<svg class="trend" viewBox="0 0 %d %d" width="%d" height="%d" preserveAspectRatio="none" role="img"><title>%s</title>`,
+		width, height+2, width, height+2, esc(loc.T("Days with %s, each week", name)))
 	for i, n := range days {
 		h := float64(n) / 7 * height
 		if n > 0 {

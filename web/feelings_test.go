@@ -103,7 +103,7 @@ func TestFeelingsPageCountsTheEntries(t *testing.T) {
 
 	a := alice.get("/feelings")
 	has(t, "GET /feelings", a, 200, `aria-current="page">Feelings</a>`, `<title>Pleasant and unpleasant feelings each week</title>`,
-		`data-testid="top-feelings"`, "Since 15 December 2025: 4 pleasant, 3 unpleasant, 1 mixed.", `<span class="key tone mixed">`)
+		`data-testid="top-feelings"`, "Since 15 December 2025. Pleasant: 4, unpleasant: 3, mixed: 1.", `<span class="key tone mixed">`)
 	weeks := weekFigures(t, a.body)
 	want := map[string][3]int{"2026-06-15": {1, 2, 0}, "2026-06-08": {0, 1, 0}, "2026-06-01": {3, 0, 1}}
 	if got := len(weeks); got != 27 {
@@ -137,7 +137,7 @@ func TestFeelingsPageCountsTheEntries(t *testing.T) {
 	}
 
 	bob := h.signIn(h.bob).get("/feelings")
-	has(t, "GET /feelings as bob", bob, 200, "Since 15 December 2025: 0 pleasant, 1 unpleasant.", `<g data-feeling="angry" data-count="1">`)
+	has(t, "GET /feelings as bob", bob, 200, "Since 15 December 2025. Pleasant: 0, unpleasant: 1.", `<g data-feeling="angry" data-count="1">`)
 	for _, leak := range []string{"anxious", "joyful", "skipping meals", patternID} {
 		if strings.Contains(bob.body, leak) {
 			t.Errorf("bob's feelings page shows alice's %q", leak)

@@ -45,7 +45,7 @@ func TestJournalFilters(t *testing.T) {
 	today := parkAt.In(storetest.Location(t)).Format(time.DateOnly)
 	has(t, "GET /?from=today", alice.get("/?from="+today+"&to="+today), 200, `1 entry.`, park, `From: `+today, `To: `+today)
 	has(t, "GET /?from after to", alice.get("/?from="+today+"&to=2000-01-01"), 422, `The end date must be on or after the start date.`)
-	has(t, "GET /?feeling=hangry", alice.get("/?feeling=hangry"), 422, `The feeling &#34;hangry&#34; is not one of Recur&#39;s feelings`)
+	has(t, "GET /?feeling=hangry", alice.get("/?feeling=hangry"), 422, `“hangry” is not one of Recur&#39;s feelings`)
 
 	// Two values of one filter: the second is kept by the form and can be dropped on its own.
 	two := alice.get("/?feeling=anxious&feeling=calm")

@@ -123,7 +123,7 @@ func (a *App) journal(w http.ResponseWriter, r *http.Request, status int, d jour
 	found, total, err := a.captures.FindCaptures(r.Context(), v.User.ID, f, pg)
 	var e *store.Error
 	if code := store.ErrorCode(err); (code == store.EINVALID || code == store.ETOOMANY) && errors.As(err, &e) {
-		d.SearchError = v.Lang.Sentence(searchSentence(e))
+		d.SearchError = searchSentence(v.Lang, e, r.URL.Query().Get("feeling"))
 		status = http.StatusUnprocessableEntity
 		if code == store.ETOOMANY {
 			status = http.StatusTooManyRequests
@@ -171,16 +171,28 @@ func (a *App) journal(w http.ResponseWriter, r *http.Request, status int, d jour
 }
 
 // searchSentence says what is wrong with a search or its filters in the
-// page's words: the API's sentences name its parameters.
-func searchSentence(e *store.Error) string {
-	switch e.Field {
-	case "from", "to":
-		if strings.Contains(e.Message, "on or after") {
-			return "The end date must be on or after the start date."
+// page's words and the reader's language: the API's sentences name its
+// parameters and hold numbers a catalogue key cannot.
+func searchSentence(loc *i18n.Locale, e *store.Error, feeling string) string {
+	m := e.Message
+	switch {
+	case e.Field == "from" || e.Field == "to":
+		if strings.Contains(m, "on or after") {
+			return loc.T("The end date must be on or after the start date.")
 		}
-		return "Pick dates with the date fields."
+		return loc.T("Pick dates with the date fields.")
+	case e.Field == "feeling":
+		return loc.T("“%s” is not one of Recur's feelings: pick one from the list.", feeling)
+	case e.Field != "q":
+		return loc.Sentence(m)
+	case strings.Contains(m, "too long"):
+		return loc.T("This search takes too long; search for fewer or longer words.")
+	case strings.Contains(m, "characters"), strings.Contains(m, "UTF-8"):
+		return loc.T("The search may hold at most %d letters, and no control characters.", store.SearchMaxLength)
+	case strings.Contains(m, "different words"):
+		return loc.T("The search may hold at most %d different words.", store.SearchMaxWords)
 	}
-	return strings.Replace(e.Message, "The q ", "The search ", 1)
+	return loc.T("Type a word to search for.")
 }
 
 // addFindings adds to the listed entries their feelings and patterns,

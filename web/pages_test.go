@@ -128,7 +128,7 @@ func TestJournal(t *testing.T) {
 		}
 	})
 	t.Run("SearchWithoutWordsIs422", func(t *testing.T) {
-		has(t, "search", alice.get("/?q="+url.QueryEscape("!!! ?")), 422, `id="search-error"`, "The search must hold a word", `aria-invalid="true"`)
+		has(t, "search", alice.get("/?q="+url.QueryEscape("!!! ?")), 422, `id="search-error"`, "Type a word to search for.", `aria-invalid="true"`)
 	})
 	t.Run("Paged", func(t *testing.T) {
 		for i := range 6 {

@@ -433,6 +433,14 @@ known.then(askAtSignOut);
 // someone names them.
 keepDrafts(document.body.dataset.user || "");
 
+// On a phone the main nav scrolls sideways when its words are long: the
+// current page's link is brought into its view.
+const current = document.querySelector(".top nav a[aria-current=page]");
+const nav = current?.parentElement;
+if (nav && nav.scrollWidth > nav.clientWidth) {
+  nav.scrollLeft = current.offsetLeft - nav.offsetLeft - (nav.clientWidth - current.offsetWidth) / 2;
+}
+
 if (write && outbox) {
   window.addEventListener("online", sendWaiting);
   // The worker's background sync may hold an entry while the page tries:

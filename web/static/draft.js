@@ -3,6 +3,8 @@
 // localStorage, for the person signed in and that form alone, until the
 // form is saved. Signing out forgets the person's drafts (viewer.js).
 
+import { t } from "./i18n.js";
+
 const prefix = "recur-draft:";
 
 // keyOf names the draft of form for user: by the path the form is sent to,
@@ -81,14 +83,14 @@ function restored(form, field, key) {
   const discard = document.createElement("button");
   discard.type = "button";
   discard.className = "quiet";
-  discard.textContent = "Discard";
+  discard.textContent = t("Discard");
   discard.addEventListener("click", () => {
     field.value = field.defaultValue;
     drop(key);
     note.remove();
     field.focus();
   });
-  note.append("Your unsaved text is back. ", discard);
+  note.append(`${t("Your unsaved text is back.")} `, discard);
   field.after(note);
 }
 
