@@ -60,6 +60,23 @@ func noSideways(t *testing.T, s *browserSession) {
 	}
 }
 
+// loopFigureUnderItsHeading checks that on a phone the loop figure follows
+// its heading closely, with no empty band above or below it.
+func loopFigureUnderItsHeading(t *testing.T, s *browserSession) {
+	t.Helper()
+	var gaps []float64
+	s.run(chromedp.Evaluate(`(() => {
+		const fig = document.querySelector("svg[data-testid=flows-narrow]").getBoundingClientRect();
+		const box = document.querySelector("svg[data-testid=flows-narrow]").parentElement.getBoundingClientRect();
+		return [fig.top - box.top, box.bottom - fig.bottom];
+	})()`, &gaps))
+	for i, side := range []string{"above", "below"} {
+		if gaps[i] > 16 {
+			t.Errorf("on a phone the loop figure has %.0fpx of empty space %s it; want at most 16", gaps[i], side)
+		}
+	}
+}
+
 // writeThreeDays writes the same troubled lunch on each of the last three
 // days through the write form.
 func writeThreeDays(s *browserSession) {
@@ -90,6 +107,7 @@ func TestBrowserPatternsReadRight(t *testing.T) {
 	id := attr(t, s.ctx, `[data-pattern-id][data-state=open]`, "data-pattern-id")
 	s.run(chromedp.Navigate(s.base+"/patterns/"+id), chromedp.WaitReady(`svg[data-testid=flows]`))
 	noSideways(t, s)
+	loopFigureUnderItsHeading(t, s)
 	screenshots(t, s.ctx, "pattern-loop")
 	openDetails(t, s.ctx, `article[data-pattern-id] details.confirm`)
 	pressAndLoad(t, s.ctx, `article[data-pattern-id] button[name=status][value=rejected]`)
