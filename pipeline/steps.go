@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/recur-journal/recur/store"
@@ -72,11 +73,8 @@ Give the translation as parts, in the entry's order; together they are the whole
 A part of kind "situation" is the English of one situation. A part of kind "other" holds sentences that belong to no situation.`, translateSchema)
 
 type translateAnswer struct {
-	Language string `json:"language"`
-	Parts    []struct {
-		Text string `json:"text"`
-		Kind string `json:"kind"`
-	} `json:"parts"`
+	Language string          `json:"language"`
+	Parts    []translatePart `json:"parts"`
 	// Translation is the parts joined; Situations the ranges of the
 	// situation parts in it.
 	Translation string `json:"-"`
@@ -97,13 +95,14 @@ func (a *translateAnswer) validate(original string) error {
 	a.Language = strings.ToLower(strings.TrimSpace(a.Language))
 	var b strings.Builder
 	a.Situations = nil
-	for _, p := range a.Parts {
+	breaks := partBreaks(a.Parts, original)
+	for i, p := range a.Parts {
 		text := strings.TrimSpace(p.Text)
 		if text == "" {
 			continue
 		}
 		if b.Len() > 0 {
-			b.WriteByte(' ')
+			b.WriteString(breaks[i])
 		}
 		if p.Kind == "situation" {
 			a.Situations = append(a.Situations, span{b.Len(), b.Len() + len(text)})
@@ -125,6 +124,57 @@ func (a *translateAnswer) validate(original string) error {
 		a.Language = ""
 	}
 	return nil
+}
+
+type translatePart struct {
+	Text string `json:"text"`
+	Kind string `json:"kind"`
+}
+
+// partBreaks is what goes before each part when the parts are joined, so
+// that the entry keeps its line breaks: the break the model wrote around
+// the seam, or else, when the parts hold as many sentences as the original,
+// the original's break between the sentences the seam falls between; a
+// space when there is none. Only what lies between parts is chosen, so each
+// part's text stays as the model wrote it.
+func partBreaks(parts []translatePart, original string) []string {
+	sentences := splitSentences(original)
+	ends := make([]int, len(parts)) // the sentences up to the end of each part
+	n := 0
+	for i, p := range parts {
+		n += len(splitSentences(p.Text))
+		ends[i] = n
+	}
+	aligned := n == len(sentences)
+	out := make([]string, len(parts))
+	prev := -1
+	for i, p := range parts {
+		if strings.TrimSpace(p.Text) == "" {
+			continue
+		}
+		if prev >= 0 {
+			seam := parts[prev].Text[len(strings.TrimRightFunc(parts[prev].Text, unicode.IsSpace)):] +
+				p.Text[:len(p.Text)-len(strings.TrimLeftFunc(p.Text, unicode.IsSpace))]
+			if k := ends[prev]; !strings.Contains(seam, "\n") && aligned && k > 0 && k < len(sentences) {
+				seam = original[sentences[k-1].End:sentences[k].Start]
+			}
+			out[i] = lineBreak(seam)
+		}
+		prev = i
+	}
+	return out
+}
+
+// lineBreak is what the space at a seam comes down to: a paragraph break
+// for two line breaks or more, a line break for one, else a space.
+func lineBreak(space string) string {
+	switch strings.Count(space, "\n") {
+	case 0:
+		return " "
+	case 1:
+		return "\n"
+	}
+	return "\n\n"
 }
 
 // --- Segment ---
