@@ -52,25 +52,25 @@ func prompt(instructions string, schema json.RawMessage) string {
 // An entry that needs translating is translated and cut into situations in
 // one answer: its English comes in parts, in order, each marked as telling
 // one situation or none. The translated text is the parts joined, so each
-// situation is a verbatim slice of it by construction.
+// situation is a verbatim slice of it by construction. The prompt says what
+// the parts are; the schema describes only what the prompt does not.
 var translateSchema = json.RawMessage(`{"type":"object","properties":{` +
 	`"language":{"type":"string","description":"ISO 639-1 code of the entry's language"},` +
-	`"parts":{"type":"array","description":"the whole entry in English, in order, cut into parts","items":{"type":"object","properties":{` +
-	`"text":{"type":"string","description":"the English of consecutive sentences of the entry"},` +
-	`"kind":{"type":"string","enum":["situation","other"],"description":"situation when the part tells one situation, other when its sentences belong to none"}},` +
+	`"parts":{"type":"array","items":{"type":"object","properties":{` +
+	`"text":{"type":"string"},` +
+	`"kind":{"type":"string","enum":["situation","other"]}},` +
 	`"required":["text","kind"],"additionalProperties":false}}},` +
 	`"required":["language","parts"],"additionalProperties":false}`)
 
 var translateChecks = mustParseSchema(translateSchema)
 
 var translateSystem = prompt(`You translate personal journal entries into natural English, cut into parts.
-Keep every detail, the first person and the order of events. Do not summarise, explain or add anything.
-Keep sentence and line breaks where the entry has them.
-Keep names of people and places, and the words the writer calls family by, exactly as written, untranslated:
+Keep every detail, the first person, the order of events, and the sentence and line breaks. Do not summarise, explain or add.
+Keep names of people and places, and the words the writer calls family by, untranslated, as written:
 "Mamá" stays "Mamá", "la abuela" becomes "abuela" ("I called abuela"), "Oma" stays "Oma".
 Give the translation as parts, in the entry's order; together they are the whole translation, each sentence in one part.
 `+situationRules+`
-A part of kind "situation" is the English of one situation. A part of kind "other" holds sentences that belong to no situation.`, translateSchema)
+A part's kind is "situation" when its text tells one situation, "other" when its sentences belong to none.`, translateSchema)
 
 type translateAnswer struct {
 	Language string          `json:"language"`
