@@ -44,7 +44,7 @@ func decode(content string, s *schema, v any) error {
 // prompt assembles a system prompt: the instructions, then the schema the
 // answer must follow. Ollama does not put the schema in the prompt itself.
 func prompt(instructions string, schema json.RawMessage) string {
-	return strings.TrimSpace(instructions) + "\n\nAnswer with one JSON object and nothing else, following this JSON schema:\n" + string(schema)
+	return strings.TrimSpace(instructions) + "\n\nAnswer with only a JSON object following this schema:\n" + string(schema)
 }
 
 // --- Translate ---
@@ -187,9 +187,9 @@ var segmentChecks = mustParseSchema(segmentSchema)
 
 // situationRules says what a situation is, for every step that finds them.
 const situationRules = `A situation is one thing that happened to the writer, told by consecutive sentences: the lead-in that sets
-the scene, what set it off, how the writer felt and reacted, what they did about it, and their plans about it. A new situation
-begins where the entry turns to something else that happened; an entry about one thing is one situation. Sentences about nothing
-that happened (greetings, the date, filler, a closing line about the day in general) belong to no situation; an entry where
+the scene, what set it off, how the writer felt and reacted, what they did about it, and their plans about it. A new one begins
+where the entry turns to something else; an entry about one thing is one situation. Sentences about nothing that happened
+(greetings, the date, filler, a closing line on the whole day) belong to none; an entry where
 nothing happened has no situations.`
 
 var segmentSystem = prompt(`You read a personal journal entry given as numbered sentences and find its situations.
@@ -255,7 +255,7 @@ func extractSchema([]store.Feeling) json.RawMessage {
 	list := `{"type":"array","items":{"type":"string","maxLength":80},"maxItems":6}`
 	return json.RawMessage(`{"type":"object","properties":{"situations":{"type":"array","items":{"type":"object","properties":{` +
 		`"situation":{"type":"integer","minimum":1},` +
-		`"feelings":{"type":"array","items":{"type":"string","description":"a feeling from the list in the instructions"},"maxItems":4},` +
+		`"feelings":{"type":"array","items":{"type":"string"},"maxItems":4},` +
 		`"triggers":` + list + `,"good_behaviours":` + list + `,"bad_behaviours":` + list + `,` +
 		`"persons":` + list + `,"locations":` + list + `,"activities":` + list +
 		`},"required":["situation","feelings","triggers","good_behaviours","bad_behaviours","persons","locations","activities"],` +
@@ -275,23 +275,22 @@ func extractSystem(feelings []store.Feeling, schema json.RawMessage) string {
 		}
 	}
 	return prompt(`You read the numbered situations of a personal journal entry and note, for each situation:
-- feelings: up to four feelings the writer had, each written exactly as in this list; for a feeling the list
-  lacks, take the nearest one it has.
+- feelings: up to four the writer had, each exactly as in this list, or else the nearest it has.
   Pleasant: `+strings.Join(pleasant, ", ")+`.
   Unpleasant: `+strings.Join(unpleasant, ", ")+`.
-  Mixed, pleasant and unpleasant at once: `+strings.Join(mixed, ", ")+`.
+  Mixed (both at once): `+strings.Join(mixed, ", ")+`.
 - triggers: what set the feelings off, as a short noun phrase ("criticism from my boss", "a late train"); not what
   merely happened nearby, nor a plan told with no feeling.
 - good_behaviours: what the writer did that helped them or others ("went for a run", "asked for help").
 - bad_behaviours: what the writer did that harmed them or others ("skipped lunch", "shouted at my partner").
   An act the writer chose and enjoyed is a good behaviour only, never also a trigger.
 - persons: people present or involved, by the name or role the entry uses ("Anna", "my boss").
-  One person, one name: when the writer already has a name for this person (listed before the situations), use it
-  however the entry calls them ("Mamá", "my mother", "Carmen Ortega"). Family words stay as written ("abuela").
+  One person, one name: when the writer already has a name for this person, use it however the entry calls them
+  ("Mamá", "my mother", "Carmen Ortega"). Family words stay as written ("abuela").
 - locations: places ("the office", "home").
 - activities: what the writer was doing ("commuting", "cooking").
-Use short names in lower case, except proper names. Note only what the situation says; leave a list empty when it says nothing.
-When the writer already has a name for the same thing (listed before the situations), use that exact name.`, schema)
+Use short names in lower case, except proper names. Where the writer already has a name for the same thing, use that exact name.
+Note only what the situation says; a list may stay empty.`, schema)
 }
 
 type extractAnswer struct {
