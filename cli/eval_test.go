@@ -27,14 +27,21 @@ var evalFloor = struct {
 	// duplicateThreads bounds the threads shown on more than one card: the
 	// patterns of one loop share a card (cards in evaluate/score.go).
 	duplicateThreads map[string]int
-}{precision: 0.85, duplicateThreads: map[string]int{"maya": 0, "jonas": 0}}
+	// promptPerEntry bounds the prompt tokens per entry at what recur eval
+	// reported when the steps' fixed starts were found to have grown
+	// (camille's: the day it shipped). The prompts say each rule once and
+	// stay well under; a fixed start that grows back past it fails.
+	promptPerEntry map[string]float64
+}{precision: 0.85, duplicateThreads: map[string]int{"maya": 0, "jonas": 0},
+	promptPerEntry: map[string]float64{"maya": 1171, "jonas": 1351, "lou": 1130, "camille": 1225}}
 
 // TestEvalShippedJournals runs recur eval end to end against the fake
 // Ollama, for every shipped journal, with the journal's lexicon as the
 // model. It fails when a planted thread is lost, when a thread found on a
 // translated entry loses that entry, when precision falls under the floor,
-// when more threads than today show on several cards, or when a pattern's
-// description is not in the journal's locale.
+// when more threads than today show on several cards, when a pattern's
+// description is not in the journal's locale, or when an entry's prompt
+// grows past its bound.
 func TestEvalShippedJournals(t *testing.T) {
 	journals, err := evaluate.Shipped()
 	if err != nil {
@@ -91,6 +98,9 @@ func TestEvalShippedJournals(t *testing.T) {
 					r.Cost.PromptTokensPerEntry, r.Cost.FixedPromptTokensPerEntry, r.Cost.VaryingPromptTokensPerEntry)
 				if r.Cost.FixedPromptTokensPerEntry <= 0 || r.Cost.VaryingPromptTokensPerEntry <= 0 || len(r.Cost.Steps) < 3 {
 					t.Errorf("cost %+v; want each step's prompt tokens split into the fixed start and the changing rest", r.Cost)
+				}
+				if limit, ok := evalFloor.promptPerEntry[j.Name]; !ok || r.Cost.PromptTokensPerEntry > limit {
+					t.Errorf("%.0f prompt tokens per entry, want at most %.0f:\n%s", r.Cost.PromptTokensPerEntry, limit, stdout.String())
 				}
 				if !strings.Contains(stdout.String(), "Prompt per entry:") {
 					t.Errorf("the report on stdout does not split the prompt:\n%s", stdout.String())

@@ -9,26 +9,25 @@ import (
 	"github.com/recur-journal/recur/store"
 )
 
-var categoriseSchema = json.RawMessage(`{"type":"object","properties":{"assignments":{"type":"array","description":"one assignment for every new item","items":{` +
-	`"type":"object","properties":{"item":{"type":"string","description":"the ref of a new item as listed, such as t1, g1 or b1"},` +
-	`"category":{"type":"string","description":"the ref of an existing category of the same meaning, or an empty string"},` +
-	`"new_category":{"type":"string","maxLength":60,"description":"when category is empty: the name of a new category"}},` +
+var categoriseSchema = json.RawMessage(`{"type":"object","properties":{"assignments":{"type":"array","description":"one for every new item","items":{` +
+	`"type":"object","properties":{"item":{"type":"string","description":"the new item's ref as listed, such as t1"},` +
+	`"category":{"type":"string","description":"the ref of the existing category it joins, or empty"},` +
+	`"new_category":{"type":"string","maxLength":60,"description":"when category is empty: the new category's name"}},` +
 	`"required":["item","category","new_category"],"additionalProperties":false}}},` +
 	`"required":["assignments"],"additionalProperties":false}`)
 
 var categoriseChecks = mustParseSchema(categoriseSchema)
 
 var categoriseSystem = prompt(`You group the triggers and behaviours of a personal journal into categories of the same meaning,
-so that what keeps coming back can be counted. The situations come first, each with a ref (s1, s2); each new item has a ref (t1 for a trigger, g1 for a good behaviour,
-b1 for a bad behaviour) and, below it, the situation it comes from; each existing category has a ref too (ct1, cg1, cb1).
-For every new item, either put it in an existing category of the same kind whose meaning is the same
-(set category to that ref and new_category to ""), or found a new category (set category to "" and new_category to
-a short general name, two to four words, such as "criticism at work", "calls from my mother", "skipping meals", "going for a run").
+so that what keeps coming back can be counted. The situations (s1, s2), the new items (t1 a trigger, g1 a good behaviour,
+b1 a bad behaviour, each with the situation it comes from) and the existing categories (ct1, cg1, cb1) are given by ref.
+Put every new item in an existing category of its kind whose meaning is the same, or found a new category with
+a short general name, two to four words, such as "criticism at work", "calls from my mother", "skipping meals", "going for a run".
 Read the situation to know what the item is about. Name a category by the event or the act, never by a feeling:
 "calls from my mother", not "family guilt"; "deadlines at work", not "work stress".
-A pleasant situation and an unpleasant one never share a category: an item from a pleasant situation does not join a
-category listed under unpleasant situations, nor the other way round. When both tell the same kind of event, name each by what
-happened ("praise from my boss", "criticism from my boss").
+Pleasant and unpleasant situations never share a category: an item from a pleasant one does not join a category listed
+under unpleasant ones, nor the other way round; when both tell the same kind of event, name each by what happened
+("praise from my boss", "criticism from my boss").
 Write names in lower case, but keep the capitals of proper names as the situation writes them ("plans with Mika").
 Items of the same meaning found together share one new category name. Prefer an existing category when it fits.`, categoriseSchema)
 

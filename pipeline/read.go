@@ -48,8 +48,7 @@ func readSystem(feelings []store.Feeling, schema json.RawMessage) string {
 	}
 	return `You read a personal journal entry given as numbered sentences, find its situations and note what each tells.
 ` + situationRules + `
-Give each situation's first and last, the numbers of its first and its last sentence (with no situations, answer {"situations":[]}),
-and note:` + strings.TrimPrefix(s, extractIntro)
+Give each situation's first and last sentence numbers (with no situations, answer {"situations":[]}) and note:` + strings.TrimPrefix(s, extractIntro)
 }
 
 type readAnswer struct {

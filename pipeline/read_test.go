@@ -30,6 +30,44 @@ func TestTranslationCutIntoSituations(t *testing.T) {
 	}
 }
 
+// The parts of a translation are joined with the entry's own line breaks:
+// a paragraph break of the original stays where its sentences line up with
+// the parts', and a break the model wrote at a part's end is kept. Each
+// situation stays a verbatim slice of the joined text.
+func TestTranslationKeepsLineBreaks(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, original, parts, want string
+	}{
+		{"ParagraphOfTheOriginal", "Mi jefe criticó mi informe. Me sentí ansiosa.\n\nPor la tarde corrí. Me sentí tranquila.\nA dormir.",
+			`{"text":"My boss criticised my report. I felt anxious.","kind":"situation"},{"text":"In the afternoon I ran. I felt calm.","kind":"situation"},` +
+				`{"text":"Off to bed.","kind":"other"}`,
+			"My boss criticised my report. I felt anxious.\n\nIn the afternoon I ran. I felt calm.\nOff to bed."},
+		{"BreakTheModelWrote", "Lunes: mi jefe criticó mi informe y me sentí ansiosa.\nPor la tarde corrí y me sentí tranquila.",
+			`{"text":"Monday. My boss criticised my report and I felt anxious.\n","kind":"situation"},{"text":"In the afternoon I ran and felt calm.","kind":"situation"}`,
+			"Monday. My boss criticised my report and I felt anxious.\nIn the afternoon I ran and felt calm."},
+		{"SentencesDoNotLineUp", "Lunes.\n\nMi jefe criticó mi informe. Me sentí ansiosa.",
+			`{"text":"Monday, my boss criticised my report.","kind":"situation"},{"text":"I felt anxious.","kind":"situation"}`,
+			"Monday, my boss criticised my report. I felt anxious."},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			var a translateAnswer
+			if err := a.accept(`{"language":"es","parts":[`+c.parts+`]}`, c.original); err != nil {
+				t.Fatal(err)
+			}
+			if a.Translation != c.want {
+				t.Errorf("translation %q, want %q", a.Translation, c.want)
+			}
+			for i, sp := range a.Situations {
+				if got, want := a.Translation[sp.Start:sp.End], strings.TrimSpace(a.Parts[i].Text); got != want {
+					t.Errorf("situation %d is %q, want the part's text %q", i+1, got, want)
+				}
+			}
+		})
+	}
+}
+
 // A segment-and-extract answer names each situation by its sentences; the
 // situations are cut from the sentences, and their tags read as extract's.
 func TestAcceptRead(t *testing.T) {

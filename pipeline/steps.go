@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/recur-journal/recur/store"
@@ -43,7 +44,7 @@ func decode(content string, s *schema, v any) error {
 // prompt assembles a system prompt: the instructions, then the schema the
 // answer must follow. Ollama does not put the schema in the prompt itself.
 func prompt(instructions string, schema json.RawMessage) string {
-	return strings.TrimSpace(instructions) + "\n\nAnswer with one JSON object and nothing else, following this JSON schema:\n" + string(schema)
+	return strings.TrimSpace(instructions) + "\n\nAnswer with only a JSON object following this schema:\n" + string(schema)
 }
 
 // --- Translate ---
@@ -51,32 +52,29 @@ func prompt(instructions string, schema json.RawMessage) string {
 // An entry that needs translating is translated and cut into situations in
 // one answer: its English comes in parts, in order, each marked as telling
 // one situation or none. The translated text is the parts joined, so each
-// situation is a verbatim slice of it by construction.
+// situation is a verbatim slice of it by construction. The prompt says what
+// the parts are; the schema describes only what the prompt does not.
 var translateSchema = json.RawMessage(`{"type":"object","properties":{` +
 	`"language":{"type":"string","description":"ISO 639-1 code of the entry's language"},` +
-	`"parts":{"type":"array","description":"the whole entry in English, in order, cut into parts","items":{"type":"object","properties":{` +
-	`"text":{"type":"string","description":"the English of consecutive sentences of the entry"},` +
-	`"kind":{"type":"string","enum":["situation","other"],"description":"situation when the part tells one situation, other when its sentences belong to none"}},` +
+	`"parts":{"type":"array","items":{"type":"object","properties":{` +
+	`"text":{"type":"string"},` +
+	`"kind":{"type":"string","enum":["situation","other"]}},` +
 	`"required":["text","kind"],"additionalProperties":false}}},` +
 	`"required":["language","parts"],"additionalProperties":false}`)
 
 var translateChecks = mustParseSchema(translateSchema)
 
 var translateSystem = prompt(`You translate personal journal entries into natural English, cut into parts.
-Keep every detail, the first person and the order of events. Do not summarise, explain or add anything.
-Keep sentence and line breaks where the entry has them.
-Keep names of people and places, and the words the writer calls family by, exactly as written, untranslated:
+Keep every detail, the first person, the order of events, and the sentence and line breaks. Do not summarise, explain or add.
+Keep names of people and places, and the words the writer calls family by, untranslated, as written:
 "Mamá" stays "Mamá", "la abuela" becomes "abuela" ("I called abuela"), "Oma" stays "Oma".
 Give the translation as parts, in the entry's order; together they are the whole translation, each sentence in one part.
 `+situationRules+`
-A part of kind "situation" is the English of one situation. A part of kind "other" holds sentences that belong to no situation.`, translateSchema)
+A part's kind is "situation" when its text tells one situation, "other" when its sentences belong to none.`, translateSchema)
 
 type translateAnswer struct {
-	Language string `json:"language"`
-	Parts    []struct {
-		Text string `json:"text"`
-		Kind string `json:"kind"`
-	} `json:"parts"`
+	Language string          `json:"language"`
+	Parts    []translatePart `json:"parts"`
 	// Translation is the parts joined; Situations the ranges of the
 	// situation parts in it.
 	Translation string `json:"-"`
@@ -97,13 +95,14 @@ func (a *translateAnswer) validate(original string) error {
 	a.Language = strings.ToLower(strings.TrimSpace(a.Language))
 	var b strings.Builder
 	a.Situations = nil
-	for _, p := range a.Parts {
+	breaks := partBreaks(a.Parts, original)
+	for i, p := range a.Parts {
 		text := strings.TrimSpace(p.Text)
 		if text == "" {
 			continue
 		}
 		if b.Len() > 0 {
-			b.WriteByte(' ')
+			b.WriteString(breaks[i])
 		}
 		if p.Kind == "situation" {
 			a.Situations = append(a.Situations, span{b.Len(), b.Len() + len(text)})
@@ -127,6 +126,57 @@ func (a *translateAnswer) validate(original string) error {
 	return nil
 }
 
+type translatePart struct {
+	Text string `json:"text"`
+	Kind string `json:"kind"`
+}
+
+// partBreaks is what goes before each part when the parts are joined, so
+// that the entry keeps its line breaks: the break the model wrote around
+// the seam, or else, when the parts hold as many sentences as the original,
+// the original's break between the sentences the seam falls between; a
+// space when there is none. Only what lies between parts is chosen, so each
+// part's text stays as the model wrote it.
+func partBreaks(parts []translatePart, original string) []string {
+	sentences := splitSentences(original)
+	ends := make([]int, len(parts)) // the sentences up to the end of each part
+	n := 0
+	for i, p := range parts {
+		n += len(splitSentences(p.Text))
+		ends[i] = n
+	}
+	aligned := n == len(sentences)
+	out := make([]string, len(parts))
+	prev := -1
+	for i, p := range parts {
+		if strings.TrimSpace(p.Text) == "" {
+			continue
+		}
+		if prev >= 0 {
+			seam := parts[prev].Text[len(strings.TrimRightFunc(parts[prev].Text, unicode.IsSpace)):] +
+				p.Text[:len(p.Text)-len(strings.TrimLeftFunc(p.Text, unicode.IsSpace))]
+			if k := ends[prev]; !strings.Contains(seam, "\n") && aligned && k > 0 && k < len(sentences) {
+				seam = original[sentences[k-1].End:sentences[k].Start]
+			}
+			out[i] = lineBreak(seam)
+		}
+		prev = i
+	}
+	return out
+}
+
+// lineBreak is what the space at a seam comes down to: a paragraph break
+// for two line breaks or more, a line break for one, else a space.
+func lineBreak(space string) string {
+	switch strings.Count(space, "\n") {
+	case 0:
+		return " "
+	case 1:
+		return "\n"
+	}
+	return "\n\n"
+}
+
 // --- Segment ---
 
 var segmentSchema = json.RawMessage(`{"type":"object","properties":{"situations":{"type":"array","items":{` +
@@ -137,9 +187,9 @@ var segmentChecks = mustParseSchema(segmentSchema)
 
 // situationRules says what a situation is, for every step that finds them.
 const situationRules = `A situation is one thing that happened to the writer, told by consecutive sentences: the lead-in that sets
-the scene, what set it off, how the writer felt and reacted, what they did about it, and their plans about it. A new situation
-begins where the entry turns to something else that happened; an entry about one thing is one situation. Sentences about nothing
-that happened (greetings, the date, filler, a closing line about the day in general) belong to no situation; an entry where
+the scene, what set it off, how the writer felt and reacted, what they did about it, and their plans about it. A new one begins
+where the entry turns to something else; an entry about one thing is one situation. Sentences about nothing that happened
+(greetings, the date, filler, a closing line on the whole day) belong to none; an entry where
 nothing happened has no situations.`
 
 var segmentSystem = prompt(`You read a personal journal entry given as numbered sentences and find its situations.
@@ -205,7 +255,7 @@ func extractSchema([]store.Feeling) json.RawMessage {
 	list := `{"type":"array","items":{"type":"string","maxLength":80},"maxItems":6}`
 	return json.RawMessage(`{"type":"object","properties":{"situations":{"type":"array","items":{"type":"object","properties":{` +
 		`"situation":{"type":"integer","minimum":1},` +
-		`"feelings":{"type":"array","items":{"type":"string","description":"a feeling from the list in the instructions"},"maxItems":4},` +
+		`"feelings":{"type":"array","items":{"type":"string"},"maxItems":4},` +
 		`"triggers":` + list + `,"good_behaviours":` + list + `,"bad_behaviours":` + list + `,` +
 		`"persons":` + list + `,"locations":` + list + `,"activities":` + list +
 		`},"required":["situation","feelings","triggers","good_behaviours","bad_behaviours","persons","locations","activities"],` +
@@ -225,23 +275,22 @@ func extractSystem(feelings []store.Feeling, schema json.RawMessage) string {
 		}
 	}
 	return prompt(`You read the numbered situations of a personal journal entry and note, for each situation:
-- feelings: up to four feelings the writer had, each written exactly as in this list; for a feeling the list
-  lacks, take the nearest one it has.
+- feelings: up to four the writer had, each exactly as in this list, or else the nearest it has.
   Pleasant: `+strings.Join(pleasant, ", ")+`.
   Unpleasant: `+strings.Join(unpleasant, ", ")+`.
-  Mixed, pleasant and unpleasant at once: `+strings.Join(mixed, ", ")+`.
+  Mixed (both at once): `+strings.Join(mixed, ", ")+`.
 - triggers: what set the feelings off, as a short noun phrase ("criticism from my boss", "a late train"); not what
   merely happened nearby, nor a plan told with no feeling.
 - good_behaviours: what the writer did that helped them or others ("went for a run", "asked for help").
 - bad_behaviours: what the writer did that harmed them or others ("skipped lunch", "shouted at my partner").
   An act the writer chose and enjoyed is a good behaviour only, never also a trigger.
 - persons: people present or involved, by the name or role the entry uses ("Anna", "my boss").
-  One person, one name: when the writer already has a name for this person (listed before the situations), use it
-  however the entry calls them ("Mamá", "my mother", "Carmen Ortega"). Family words stay as written ("abuela").
+  One person, one name: when the writer already has a name for this person, use it however the entry calls them
+  ("Mamá", "my mother", "Carmen Ortega"). Family words stay as written ("abuela").
 - locations: places ("the office", "home").
 - activities: what the writer was doing ("commuting", "cooking").
-Use short names in lower case, except proper names. Note only what the situation says; leave a list empty when it says nothing.
-When the writer already has a name for the same thing (listed before the situations), use that exact name.`, schema)
+Use short names in lower case, except proper names. Where the writer already has a name for the same thing, use that exact name.
+Note only what the situation says; a list may stay empty.`, schema)
 }
 
 type extractAnswer struct {
