@@ -15,6 +15,14 @@ type Detector interface {
 	Detect(ctx context.Context, userID string) error
 }
 
+// DayCounter is a Detector that tells, from its last run for a user, the
+// local dates on which any of the patterns with the given ids showed up, as
+// store.LoopDays reads them; false when it cannot tell. Deciding whether a
+// description is out of date then costs no reading of the journal.
+type DayCounter interface {
+	LoopDays(userID string, loc *time.Location, ids ...string) (map[string]bool, bool)
+}
+
 // NoDetection is the Detector used until detection exists: it does nothing.
 type NoDetection struct{}
 
@@ -69,6 +77,7 @@ type Pipeline struct {
 	running  atomic.Int32
 	det      detections
 	names    nameVectors
+	days     DayCounter // opts.Detector's, or nil
 }
 
 // New returns a pipeline; Start starts its workers.
@@ -85,6 +94,7 @@ func New(opts Options) *Pipeline {
 	if opts.DetectEvery <= 0 {
 		opts.DetectEvery = DefaultDetectEvery
 	}
+	days, _ := opts.Detector.(DayCounter)
 	if opts.Watcher != nil {
 		opts.Detector = watchedDetector{Detector: opts.Detector, store: opts.Store, watcher: opts.Watcher}
 	}
@@ -103,7 +113,19 @@ func New(opts Options) *Pipeline {
 	}
 	g := newGate(opts.Backoff, opts.MaxBackoff, opts.Clock, opts.Logger)
 	return &Pipeline{opts: opts, wake: make(chan struct{}, opts.Workers), describe: make(chan string, 256),
-		gate: g, model: gatedModel{Model: opts.Model, gate: g}}
+		gate: g, model: gatedModel{Model: opts.Model, gate: g}, days: days}
+}
+
+// loopDays returns the local dates on which any of the user's patterns with
+// the given ids showed up: from the Detector's last run when it can tell,
+// else from the store.
+func (p *Pipeline) loopDays(ctx context.Context, userID string, loc *time.Location, ids ...string) (map[string]bool, error) {
+	if p.days != nil {
+		if days, ok := p.days.LoopDays(userID, loc, ids...); ok {
+			return days, nil
+		}
+	}
+	return p.opts.Store.LoopDays(ctx, userID, loc, ids...)
 }
 
 // Start puts back in the queue any capture a previous process left in

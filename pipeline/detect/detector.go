@@ -18,6 +18,7 @@ type Detector struct {
 	store *store.Store
 	now   func() time.Time
 	locks sync.Map // user id -> *sync.Mutex
+	seen  seenDays
 }
 
 // NewDetector returns a Detector over s; now nil means the store's clock.
@@ -34,6 +35,7 @@ func (d *Detector) Detect(ctx context.Context, userID string) error {
 	mu.(*sync.Mutex).Lock()
 	defer mu.(*sync.Mutex).Unlock()
 
+	d.seen.keep(userID, nil) // until this run is saved
 	facts, err := d.store.DetectionFacts(ctx, userID)
 	if err != nil {
 		return err
@@ -42,7 +44,20 @@ func (d *Detector) Detect(ctx context.Context, userID string) error {
 	if err != nil {
 		return err
 	}
-	return d.store.SaveDetection(ctx, userID, toStore(Run(InputFrom(facts, d.now(), loc))))
+	patterns := Run(InputFrom(facts, d.now(), loc))
+	result := toStore(patterns)
+	if err := d.store.SaveDetection(ctx, userID, result); err != nil {
+		return err
+	}
+	s := &seen{loc: loc.String(), byPattern: make(map[string]days, len(result))}
+	for i, p := range result {
+		if p.ID != "" {
+			s.byPattern[p.ID] = patterns[i].own
+			s.origin = patterns[i].origin
+		}
+	}
+	d.seen.keep(userID, s)
+	return nil
 }
 
 // InputFrom turns stored facts into detection input.
