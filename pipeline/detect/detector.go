@@ -19,6 +19,7 @@ type Detector struct {
 	now   func() time.Time
 	locks sync.Map // user id -> *sync.Mutex
 	seen  seenDays
+	facts store.FactsCache
 }
 
 // NewDetector returns a Detector over s; now nil means the store's clock.
@@ -29,14 +30,16 @@ func NewDetector(s *store.Store, now func() time.Time) *Detector {
 	return &Detector{store: s, now: now}
 }
 
-// Detect re-counts the user's patterns, correlations and flows.
+// Detect re-counts the user's patterns, correlations and flows. It keeps
+// the user's journal as it read it (see store.FactsCache), so the next run
+// reads only what changed since.
 func (d *Detector) Detect(ctx context.Context, userID string) error {
 	mu, _ := d.locks.LoadOrStore(userID, &sync.Mutex{})
 	mu.(*sync.Mutex).Lock()
 	defer mu.(*sync.Mutex).Unlock()
 
 	d.seen.keep(userID, nil) // until this run is saved
-	facts, err := d.store.DetectionFacts(ctx, userID)
+	facts, err := d.store.CachedDetectionFacts(ctx, &d.facts, userID)
 	if err != nil {
 		return err
 	}
@@ -57,7 +60,7 @@ func (d *Detector) Detect(ctx context.Context, userID string) error {
 		}
 	}
 	d.seen.keep(userID, s)
-	return nil
+	return d.store.PruneDetectionChanges(ctx, &d.facts, userID)
 }
 
 // InputFrom turns stored facts into detection input.
