@@ -101,8 +101,9 @@ func (s *Store) CachedDetectionFacts(ctx context.Context, c *FactsCache, userID 
 // pruned, when too many captures changed, or when a tag they number was
 // deleted.
 func refreshFacts(ctx context.Context, tx *sql.Tx, cached *cachedFacts, userID string) (*cachedFacts, error) {
+	// The last seq given, even when its note was pruned since.
 	var seq, pruned int64
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM detection_changes`).Scan(&seq); err != nil {
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'detection_changes'), 0)`).Scan(&seq); err != nil {
 		return nil, err
 	}
 	if err := tx.QueryRowContext(ctx, `SELECT coalesce((SELECT seq FROM detection_pruned WHERE user_id = ?), 0)`, userID).Scan(&pruned); err != nil {
