@@ -56,6 +56,10 @@ type Options struct {
 	// wait in the queue meanwhile, however long it takes: a fault of Ollama
 	// never fails one.
 	Backoff, MaxBackoff time.Duration
+	// Days tells the days of a user's patterns from the last detection
+	// run; nil means the Detector itself when it is a DayCounter, else
+	// the store is asked. Set it when the Detector is wrapped.
+	Days DayCounter
 	// Watcher is told of every status change of a capture and of patterns
 	// detection opens; nil tells no one.
 	Watcher Watcher
@@ -94,7 +98,10 @@ func New(opts Options) *Pipeline {
 	if opts.DetectEvery <= 0 {
 		opts.DetectEvery = DefaultDetectEvery
 	}
-	days, _ := opts.Detector.(DayCounter)
+	days := opts.Days
+	if days == nil {
+		days, _ = opts.Detector.(DayCounter)
+	}
 	if opts.Watcher != nil {
 		opts.Detector = watchedDetector{Detector: opts.Detector, store: opts.Store, watcher: opts.Watcher}
 	}
