@@ -98,8 +98,8 @@ func (s *Store) CachedDetectionFacts(ctx context.Context, c *FactsCache, userID 
 
 // refreshFacts brings the user's cached facts up to the snapshot of tx,
 // reading them whole when there are none, when notes they would need were
-// pruned, when too many captures changed, or when a tag they number was
-// deleted.
+// pruned, when the notes are behind them (the database was put back), when
+// too many captures changed, or when a tag they number was deleted.
 func refreshFacts(ctx context.Context, tx *sql.Tx, cached *cachedFacts, userID string) (*cachedFacts, error) {
 	// The last seq given, even when its note was pruned since.
 	var seq, pruned int64
@@ -109,7 +109,7 @@ func refreshFacts(ctx context.Context, tx *sql.Tx, cached *cachedFacts, userID s
 	if err := tx.QueryRowContext(ctx, `SELECT coalesce((SELECT seq FROM detection_pruned WHERE user_id = ?), 0)`, userID).Scan(&pruned); err != nil {
 		return nil, err
 	}
-	if cached == nil || cached.seq < pruned {
+	if cached == nil || cached.seq < pruned || seq < cached.seq { // the last: another database now
 		return wholeFacts(ctx, tx, userID, seq)
 	}
 	var list string
