@@ -17,7 +17,8 @@ func (m *Main) newPipeline(log *slog.Logger) (*pipeline.Pipeline, pipeline.Provi
 		return nil, nil, err
 	}
 	var watcher pipeline.Watcher
-	var detector pipeline.Detector = detect.NewDetector(m.store, nil)
+	detection := detect.NewDetector(m.store, nil)
+	var detector pipeline.Detector = detection
 	if m.events != nil { // serving: open pages follow the changes
 		watcher = m.events
 	}
@@ -32,6 +33,7 @@ func (m *Main) newPipeline(log *slog.Logger) (*pipeline.Pipeline, pipeline.Provi
 		Logger:    log.With("part", "pipeline"),
 		Workers:   m.Config.Model.Workers * len(m.Config.Model.URLs()),
 		Detector:  m.countDetection(detector),
+		Days:      detection, // the wrappers above do not pass it on
 	}), model, nil
 }
 

@@ -117,7 +117,7 @@ func (p *Pipeline) writeDescriptions(ctx context.Context, log *slog.Logger, user
 		if err != nil {
 			return fmt.Errorf("describe pattern %s: %w", pat.ID, err)
 		}
-		days, err := p.opts.Store.LoopDays(ctx, userID, loc, u.ids()...)
+		days, err := p.loopDays(ctx, userID, loc, u.ids()...)
 		if err != nil {
 			return err
 		}

@@ -15,6 +15,14 @@ type Detector interface {
 	Detect(ctx context.Context, userID string) error
 }
 
+// DayCounter is a Detector that tells, from its last run for a user, the
+// local dates on which any of the patterns with the given ids showed up, as
+// store.LoopDays reads them; false when it cannot tell. Deciding whether a
+// description is out of date then costs no reading of the journal.
+type DayCounter interface {
+	LoopDays(userID string, loc *time.Location, ids ...string) (map[string]bool, bool)
+}
+
 // NoDetection is the Detector used until detection exists: it does nothing.
 type NoDetection struct{}
 
@@ -48,6 +56,10 @@ type Options struct {
 	// wait in the queue meanwhile, however long it takes: a fault of Ollama
 	// never fails one.
 	Backoff, MaxBackoff time.Duration
+	// Days tells the days of a user's patterns from the last detection
+	// run; nil means the Detector itself when it is a DayCounter, else
+	// the store is asked. Set it when the Detector is wrapped.
+	Days DayCounter
 	// Watcher is told of every status change of a capture and of patterns
 	// detection opens; nil tells no one.
 	Watcher Watcher
@@ -69,6 +81,7 @@ type Pipeline struct {
 	running  atomic.Int32
 	det      detections
 	names    nameVectors
+	days     DayCounter // opts.Detector's, or nil
 }
 
 // New returns a pipeline; Start starts its workers.
@@ -84,6 +97,10 @@ func New(opts Options) *Pipeline {
 	}
 	if opts.DetectEvery <= 0 {
 		opts.DetectEvery = DefaultDetectEvery
+	}
+	days := opts.Days
+	if days == nil {
+		days, _ = opts.Detector.(DayCounter)
 	}
 	if opts.Watcher != nil {
 		opts.Detector = watchedDetector{Detector: opts.Detector, store: opts.Store, watcher: opts.Watcher}
@@ -103,7 +120,19 @@ func New(opts Options) *Pipeline {
 	}
 	g := newGate(opts.Backoff, opts.MaxBackoff, opts.Clock, opts.Logger)
 	return &Pipeline{opts: opts, wake: make(chan struct{}, opts.Workers), describe: make(chan string, 256),
-		gate: g, model: gatedModel{Model: opts.Model, gate: g}}
+		gate: g, model: gatedModel{Model: opts.Model, gate: g}, days: days}
+}
+
+// loopDays returns the local dates on which any of the user's patterns with
+// the given ids showed up: from the Detector's last run when it can tell,
+// else from the store.
+func (p *Pipeline) loopDays(ctx context.Context, userID string, loc *time.Location, ids ...string) (map[string]bool, error) {
+	if p.days != nil {
+		if days, ok := p.days.LoopDays(userID, loc, ids...); ok {
+			return days, nil
+		}
+	}
+	return p.opts.Store.LoopDays(ctx, userID, loc, ids...)
 }
 
 // Start puts back in the queue any capture a previous process left in

@@ -69,7 +69,7 @@ func (p *Pipeline) staleUnits(ctx context.Context, userID string, loc *time.Loca
 		if basis.At != nil && now.Sub(*basis.At) < RefreshEvery {
 			continue
 		}
-		days, err := p.opts.Store.LoopDays(ctx, userID, loc, ids...)
+		days, err := p.loopDays(ctx, userID, loc, ids...)
 		if err != nil {
 			return nil, err
 		}

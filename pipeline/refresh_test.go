@@ -3,9 +3,12 @@ package pipeline_test
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/recur-journal/recur/pipeline"
+	"github.com/recur-journal/recur/pipeline/detect"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -134,5 +137,51 @@ func (e *env) writeAt(text string, at time.Time) {
 	}
 	if _, err := e.pipe.ProcessNext(ctx); err != nil {
 		e.t.Fatal(err)
+	}
+}
+
+// countedDays is a DayCounter that counts the times it is asked.
+type countedDays struct {
+	pipeline.DayCounter
+	asked atomic.Int32
+}
+
+func (c *countedDays) LoopDays(userID string, loc *time.Location, ids ...string) (map[string]bool, bool) {
+	c.asked.Add(1)
+	return c.DayCounter.LoopDays(userID, loc, ids...)
+}
+
+// TestWrappedDetectorTellsDays: with the Detector wrapped (as metrics and
+// webhooks wrap it), the days of a description come from Options.Days, the
+// Detector's last run, and not from reading the journal again.
+func TestWrappedDetectorTellsDays(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 5, 20, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	e := detectingEnvAt(t, clock)
+	det := detect.NewDetector(e.store, clock)
+	days := &countedDays{DayCounter: det}
+	e.pipe = e.newPipeline(func(o *pipeline.Options) {
+		o.Store = e.store
+		o.Detector = struct{ pipeline.Detector }{det}
+		o.Days = days
+	})
+	for d := 3; d >= 1; d-- {
+		e.writeAt("My boss criticised my report. I felt anxious.", now.AddDate(0, 0, -d))
+	}
+	if n, _ := describeCalls(e); n != 1 {
+		t.Fatalf("describe calls = %d, want 1", n)
+	}
+	if days.asked.Load() == 0 {
+		t.Fatal("the description's days were not asked of Options.Days")
+	}
+	bases, err := e.store.DescriptionBases(context.Background(), e.user.ID)
+	if err != nil || len(bases) != 1 {
+		t.Fatalf("bases = %v, %v; want one", bases, err)
+	}
+	for _, b := range bases {
+		if b.Days != 3 {
+			t.Fatalf("description written on %d days, want 3", b.Days)
+		}
 	}
 }

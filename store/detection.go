@@ -86,27 +86,48 @@ func detectionTags(ctx context.Context, tx *sql.Tx, f *Facts, userID string) (ma
 	return byID, rows.Err()
 }
 
-// detectionCapturesQuery reads a user's processed captures and their
-// segments. +status keeps SQLite on the user's index: the queue's index on
-// status would walk every user's processed captures. The segments come in
-// their order, from the index segments_detection alone.
+// detectionCapturesQuery reads captures and their segments, the captures
+// its callers' conditions name: a user's processed captures, in the order
+// of their time and then id, where +status keeps SQLite on the user's index
+// (the queue's index on status would walk every user's processed captures).
+// The segments come in their order, from the index segments_detection
+// alone.
 const detectionCapturesQuery = `SELECT c.id, c.occurred_at,
 		coalesce((SELECT group_concat(sg.id || ':' || sg.tag_ids, ';') FROM segments sg WHERE sg.capture_id = c.id AND sg.tag_ids != ''), '')
-	FROM captures c WHERE c.user_id = ? AND +c.status = 'processed' ORDER BY c.occurred_at`
+	FROM captures c WHERE `
 
-// detectionCaptures reads the user's processed captures, oldest first, each
-// in one row with its segments and their tag ids (segments.tag_ids), as
-// "segment:tag,tag;segment:tag". Ten years are some 3,650 captures but
-// 17,000 segments: a row a capture rather than a row a segment (or a tag)
-// keeps them quick to read, and the segments' ids share the row's memory.
+// userFactsQuery reads all of a user's processed captures.
+const userFactsQuery = detectionCapturesQuery + `c.user_id = ? AND +c.status = 'processed' ORDER BY c.occurred_at, c.id`
+
+// detectionCaptures reads the user's processed captures, oldest first, into
+// f, their segments' tags as numbers (tags gives them by id).
 func detectionCaptures(ctx context.Context, tx *sql.Tx, f *Facts, userID string, tags map[string]int32) error {
-	rows, err := tx.QueryContext(ctx, detectionCapturesQuery, userID)
+	return scanDetectionCaptures(ctx, tx, tags, func(c factCapture) {
+		f.Captures = append(f.Captures, CaptureRef{ID: c.id, Status: StatusProcessed, OccurredAt: c.occurred})
+		f.Segments = append(f.Segments, c.segments...)
+	}, userFactsQuery, userID)
+}
+
+// factCapture is a processed capture as detection reads it.
+type factCapture struct {
+	id, at   string // at as stored: its order is the time's
+	occurred time.Time
+	segments []SegmentFact
+}
+
+// scanDetectionCaptures runs query, detectionCapturesQuery narrowed and
+// ordered, and gives each capture to each, oldest first, each in one row
+// with its segments and their tag ids (segments.tag_ids), as
+// "segment:tag,tag;segment:tag". Ten years are some 25,000 captures but
+// 100,000 segments: a row a capture rather than a row a segment (or a tag)
+// keeps them quick to read, and the segments' ids share the row's memory.
+// A tag id that tags does not hold is left out: the tag was deleted since.
+func scanDetectionCaptures(ctx context.Context, tx *sql.Tx, tags map[string]int32, each func(factCapture), query string, args ...any) error {
+	rows, err := tx.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
-	var all []int32
-	var ends []int
 	var id, at, segments string // scanned into outside the loop, so as not to escape on every row
 	for rows.Next() {
 		if err := rows.Scan(&id, &at, &segments); err != nil {
@@ -116,7 +137,9 @@ func detectionCaptures(ctx context.Context, tx *sql.Tx, f *Facts, userID string,
 		if err != nil {
 			return err
 		}
-		f.Captures = append(f.Captures, CaptureRef{ID: id, Status: StatusProcessed, OccurredAt: occurred})
+		c := factCapture{id: id, at: at, occurred: occurred}
+		var all []int32
+		var ends []int
 		for segments != "" {
 			var sg, ids string
 			sg, segments, _ = strings.Cut(segments, ";")
@@ -124,23 +147,21 @@ func detectionCaptures(ctx context.Context, tx *sql.Tx, f *Facts, userID string,
 			for ids != "" {
 				var tag string
 				tag, ids, _ = strings.Cut(ids, ",")
-				if t, ok := tags[tag]; ok { // else deleted since: the segment no longer has it
+				if t, ok := tags[tag]; ok {
 					all = append(all, t)
 				}
 			}
-			f.Segments = append(f.Segments, SegmentFact{ID: sg, CaptureID: id, OccurredAt: occurred})
+			c.segments = append(c.segments, SegmentFact{ID: sg, CaptureID: id, OccurredAt: occurred})
 			ends = append(ends, len(all))
 		}
+		start := 0
+		for i, end := range ends {
+			c.segments[i].Tags = all[start:end:end]
+			start = end
+		}
+		each(c)
 	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	start := 0
-	for i, end := range ends {
-		f.Segments[i].Tags = all[start:end:end]
-		start = end
-	}
-	return nil
+	return rows.Err()
 }
 
 // detectionState reads the categories, the feelings vocabulary, the

@@ -13,7 +13,8 @@ import (
 // dropped out go, reviewed ones stay) and flows added, changed or removed
 // one by one, and the links that make loops written anew when they differ.
 // A run over unchanged facts writes nothing. A pattern rejected meanwhile is
-// left alone.
+// left alone. Each pattern of result is given the id it is stored under, or
+// none when it was left alone.
 func (s *Store) SaveDetection(ctx context.Context, userID string, result []DetectedPattern) error {
 	return s.update(ctx, func(tx *sql.Tx) error {
 		w := &detectionWriter{tx: tx, now: FormatTime(s.Now())}
@@ -30,8 +31,9 @@ func (s *Store) SaveDetection(ctx context.Context, userID string, result []Detec
 				ids[category] = p.id
 			}
 		}
-		for _, p := range result {
+		for i, p := range result {
 			old, exists := stored[p.CategoryID]
+			result[i].ID = ""
 			switch {
 			case exists && (old.status == PatternRejected || (p.ID != "" && p.ID != old.id)):
 				continue // rejected meanwhile, or made anew: the next run sees to it
@@ -46,6 +48,7 @@ func (s *Store) SaveDetection(ctx context.Context, userID string, result []Detec
 				}
 				ids[p.CategoryID] = p.ID
 			}
+			result[i].ID = p.ID
 			if err := w.saveLinks(ctx, p, old.linksHash); err != nil {
 				return err
 			}

@@ -36,6 +36,7 @@ type tagRef struct {
 // gives the fields.
 type index struct {
 	today   int  // days are numbered from the journal's first day
+	first   int  // that first day, as day() numbers it
 	span    int  // how many days a set must hold
 	written days // the days the user wrote on
 
@@ -149,6 +150,7 @@ func newIndex(in Input) *index {
 	x.captures = len(captureIDs)
 
 	x.today = day(in.Now, loc) - first
+	x.first = first
 	x.span = x.today + 1
 	for i := range capDays {
 		capDays[i] -= first

@@ -135,6 +135,11 @@ type Pattern struct {
 	// the loop they make (see link); both are empty outside a loop.
 	Related []Link
 	Lead    string
+
+	// own are the local days the pattern showed up on, numbered from
+	// origin (see day): what Detector.LoopDays tells after the run.
+	own    days
+	origin int
 }
 
 // Correlation is a tag a pattern occurs with more than the user's baseline.
@@ -199,7 +204,8 @@ func Run(in Input) []Pattern {
 			continue
 		}
 		var own days // the days of the pattern itself
-		pat := Pattern{ID: p.ID, CategoryID: catID, Name: cat.Name, Sentiment: kindSentiment(cat.Kind, p.Sentiment), Impact: "low"}
+		pat := Pattern{ID: p.ID, CategoryID: catID, Name: cat.Name, Sentiment: kindSentiment(cat.Kind, p.Sentiment), Impact: "low",
+			origin: x.first}
 		if f != nil {
 			top := x.topFeelings(f, in.Feelings)
 			pat.Feelings = make([]string, len(top))
@@ -234,6 +240,7 @@ func Run(in Input) []Pattern {
 		if pat.ClosedAt == nil && f != nil {
 			pat.Urgent = urgent(own, x.today)
 		}
+		pat.own = own
 		out = append(out, pat)
 	}
 	x.flows(in.Segments, plans, out, facts)

@@ -18,6 +18,8 @@ type Detector struct {
 	store *store.Store
 	now   func() time.Time
 	locks sync.Map // user id -> *sync.Mutex
+	seen  seenDays
+	facts store.FactsCache
 }
 
 // NewDetector returns a Detector over s; now nil means the store's clock.
@@ -28,13 +30,16 @@ func NewDetector(s *store.Store, now func() time.Time) *Detector {
 	return &Detector{store: s, now: now}
 }
 
-// Detect re-counts the user's patterns, correlations and flows.
+// Detect re-counts the user's patterns, correlations and flows. It keeps
+// the user's journal as it read it (see store.FactsCache), so the next run
+// reads only what changed since.
 func (d *Detector) Detect(ctx context.Context, userID string) error {
 	mu, _ := d.locks.LoadOrStore(userID, &sync.Mutex{})
 	mu.(*sync.Mutex).Lock()
 	defer mu.(*sync.Mutex).Unlock()
 
-	facts, err := d.store.DetectionFacts(ctx, userID)
+	d.seen.keep(userID, nil) // until this run is saved
+	facts, err := d.store.CachedDetectionFacts(ctx, &d.facts, userID)
 	if err != nil {
 		return err
 	}
@@ -42,7 +47,20 @@ func (d *Detector) Detect(ctx context.Context, userID string) error {
 	if err != nil {
 		return err
 	}
-	return d.store.SaveDetection(ctx, userID, toStore(Run(InputFrom(facts, d.now(), loc))))
+	patterns := Run(InputFrom(facts, d.now(), loc))
+	result := toStore(patterns)
+	if err := d.store.SaveDetection(ctx, userID, result); err != nil {
+		return err
+	}
+	s := &seen{loc: loc.String(), byPattern: make(map[string]days, len(result))}
+	for i, p := range result {
+		if p.ID != "" {
+			s.byPattern[p.ID] = patterns[i].own
+			s.origin = patterns[i].origin
+		}
+	}
+	d.seen.keep(userID, s)
+	return d.store.PruneDetectionChanges(ctx, &d.facts, userID)
 }
 
 // InputFrom turns stored facts into detection input.

@@ -9,8 +9,9 @@ import (
 )
 
 // BenchmarkDetectAfterEntry is the run that follows a new entry in a
-// ten-year journal: four or five more situations today, counted and
-// saved. The entry itself is written outside the timer.
+// ten-year journal: four or five more situations today, read (the Detector
+// keeps the rest from its last run), counted and saved. The entry itself
+// is written outside the timer.
 func BenchmarkDetectAfterEntry(b *testing.B) {
 	s, u, clock := loadTenYears(b)
 	d := detect.NewDetector(s, clock)

@@ -1,0 +1,166 @@
+package detect_test
+
+import (
+	"context"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/recur-journal/recur/pipeline/detect"
+	"github.com/recur-journal/recur/store"
+	"github.com/recur-journal/recur/store/storetest"
+)
+
+// tagSets are the situations random journals are written of: two loops,
+// with persons and places.
+var tagSets = func() [][]store.NewTag {
+	cheerful := store.NewTag{Type: store.TagPositiveFeeling, Name: "cheerful", FeelingID: "cheerful"}
+	walk := store.NewTag{Type: store.TagGoodBehaviour, Name: "went for a walk", NewCategory: "walking"}
+	anna := store.NewTag{Type: store.TagPerson, Name: "Anna"}
+	office := store.NewTag{Type: store.TagLocation, Name: "the office"}
+	return [][]store.NewTag{{criticised, anxious, late, office}, {criticised, anxious, late, dinner}, {dinner, anxious, anna},
+		{walk, cheerful, anna}, {criticised, cheerful, walk}, {late, office}, {walk, cheerful}}
+}()
+
+// TestCachedFactsDetectAsFresh holds detection over the journal a
+// FactsCache keeps between runs to detection over the journal read whole:
+// after every step of a random sequence (entries of today and of long ago,
+// deleted ones, whose tags then go too, entries moved in time, edited and
+// analysed again or failed, patterns rejected and accepted, another
+// timezone, another user writing) the patterns, their feelings, counts,
+// correlations, flows and loops come out exactly the same, and so do the
+// captures and situations read, tag by tag. The days the Detector tells
+// of each pattern and loop after its run are those the store reads.
+func TestCachedFactsDetectAsFresh(t *testing.T) {
+	t.Parallel()
+	s, now, clock := atEvening(t)
+	u := storetest.MustCreateUser(t, s, "cached@example.com")
+	other := storetest.MustCreateUser(t, s, "other@example.com")
+	d := detect.NewDetector(s, clock)
+	var cache store.FactsCache
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(27, 25000))
+	sets := tagSets
+	analyse := func(c *store.Capture) {
+		t.Helper()
+		if claimed, err := s.ClaimCapture(ctx); err != nil || claimed.ID != c.ID {
+			t.Fatalf("claimed %+v, %v; want %s", claimed, err, c.ID)
+		}
+		if rng.IntN(5) == 0 {
+			if err := s.FailCapture(ctx, c.ID); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		var segments []store.AnalysedSegment
+		for range 1 + rng.IntN(3) {
+			segments = append(segments, store.AnalysedSegment{Start: 0, End: 3, Tags: sets[rng.IntN(len(sets))]})
+		}
+		if err := s.CommitAnalysis(ctx, &store.Analysis{CaptureID: c.ID, UserID: c.UserID, Translated: "Yes", Language: "en", Segments: segments}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var ids []string
+	waiting := ""
+	for step := range 150 {
+		if waiting != "" { // left waiting through a run, analysed now
+			analyse(&store.Capture{ID: waiting, UserID: u.ID})
+			waiting = ""
+		}
+		switch op := rng.IntN(16); {
+		case op < 6 || len(ids) == 0:
+			at := now.Add(-time.Duration(rng.IntN(40*24)) * time.Hour)
+			if op == 0 {
+				at = now.AddDate(-rng.IntN(3), 0, -rng.IntN(300)) // back-dated
+			}
+			ids = append(ids, storetest.MustWriteAnalysed(t, s, u.ID, at, sets[rng.IntN(len(sets))]...).ID)
+		case op < 8:
+			i := rng.IntN(len(ids))
+			if err := s.DeleteCapture(ctx, u.ID, ids[i]); err != nil {
+				t.Fatal(err)
+			}
+			ids = slices.Delete(ids, i, i+1)
+		case op < 10:
+			at := now.Add(-time.Duration(rng.IntN(60*24)) * time.Hour)
+			if _, _, err := s.UpdateCapture(ctx, u.ID, ids[rng.IntN(len(ids))], store.CaptureUpdate{OccurredAt: &at}); err != nil {
+				t.Fatal(err)
+			}
+		case op < 12:
+			text := "Edited " + time.Duration(step).String()
+			c, _, err := s.UpdateCapture(ctx, u.ID, ids[rng.IntN(len(ids))], store.CaptureUpdate{Text: &text})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rng.IntN(3) > 0 {
+				analyse(c)
+			} else {
+				waiting = c.ID // its old situations kept meanwhile
+			}
+		case op < 13:
+			list, _, err := s.ListPatterns(ctx, u.ID, store.Page{Page: 1, Limit: 50})
+			if err != nil || len(list) == 0 {
+				continue
+			}
+			status := []store.PatternStatus{store.PatternAccepted, store.PatternRejected}[rng.IntN(2)]
+			if _, err := s.ReviewPattern(ctx, u.ID, list[rng.IntN(len(list))].ID, status); err != nil {
+				t.Fatal(err)
+			}
+		case op < 14:
+			zone := []string{"UTC", "Pacific/Auckland", "America/Los_Angeles"}[rng.IntN(3)]
+			if err := s.PutSetting(ctx, u.ID, &store.Setting{Key: store.SettingTimezone, Value: zone}); err != nil {
+				t.Fatal(err)
+			}
+		default:
+			storetest.MustWriteAnalysed(t, s, other.ID, now.Add(-time.Duration(rng.IntN(40*24))*time.Hour), sets[rng.IntN(len(sets))]...)
+		}
+		cached, err := s.CachedDetectionFacts(ctx, &cache, u.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, err := s.DetectionFacts(ctx, u.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, b := tagged(cached), tagged(fresh); !reflect.DeepEqual(a, b) {
+			t.Fatalf("step %d: the cache reads\n%v\nthe journal read whole\n%v", step, a, b)
+		}
+		loc, err := s.Location(ctx, u.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, want := detect.Run(detect.InputFrom(cached, now, loc)), detect.Run(detect.InputFrom(fresh, now, loc))
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("step %d: over the cache\n%+v\nover the journal read whole\n%+v", step, got, want)
+		}
+		if err := d.Detect(ctx, u.ID); err != nil {
+			t.Fatal(err)
+		}
+		if waiting == "" { // the store counts a waiting capture's old situations
+			loopDaysAsStored(t, s, d, u, step)
+		}
+		if step%7 == 0 {
+			if err := s.PruneDetectionChanges(ctx, &cache, u.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// tagged is what facts say of each situation: its capture, time and tags
+// by id, in order.
+func tagged(f *store.Facts) []string {
+	var out []string
+	for _, c := range f.Captures {
+		out = append(out, "capture "+c.ID+" "+c.OccurredAt.String())
+	}
+	for _, sg := range f.Segments {
+		line := sg.ID + " of " + sg.CaptureID + " " + sg.OccurredAt.String() + ":"
+		for _, n := range sg.Tags {
+			line += " " + f.Tags[n].ID + "/" + f.Tags[n].CategoryID + "/" + f.Tags[n].FeelingID
+		}
+		out = append(out, line)
+	}
+	return out
+}
