@@ -27,7 +27,7 @@ var scriptKeys = []string{
 	i18n.Key("Notifications are blocked for Recur in this browser; allow them in its site settings and try again."),
 	i18n.Key("Notifications are blocked for Recur in this browser; allow them in its site settings first."),
 	i18n.Key("The server answered %d."), i18n.Key("This browser could not subscribe: %s"),
-	i18n.Key("Discard"), i18n.Key("Your unsaved text is back."),
+	i18n.Key("Discard"), i18n.Key("Your unsaved text is back."), i18n.Key("The server refused the entry (%d)."),
 }
 
 // scriptMessages is the JSON the layout puts on <html data-messages>.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -203,7 +204,7 @@ func yearSVG(loc *i18n.Locale, year int, mood map[string]journal.Day, written ma
 	weeks := (lead + int(days) + 6) / 7
 	w, h := left+weeks*(cell+gap), top+7*(cell+gap)
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="year" viewBox="0 0 %d %d" role="img" aria-label="%s">`, w, h, esc(loc.T("Each day of %d, coloured by how pleasant its feelings were", year)))
+	fmt.Fprintf(&b, `<svg class="year" viewBox="0 0 %d %d" role="img" aria-label="%s">`, w, h, esc(loc.T("Each day of %s, coloured by how pleasant its feelings were", strconv.Itoa(year))))
 	for m := time.January; m <= time.December; m++ {
 		i := lead + time.Date(year, m, 1, 12, 0, 0, 0, time.UTC).YearDay() - 1
 		fmt.Fprintf(&b, `<text class="month-name" x="%d" y="10">%s</text>`, left+(i+6)/7*(cell+gap), esc(loc.MonthShort(m)))
@@ -241,7 +242,7 @@ func yearMonthsSVG(loc *i18n.Locale, year int, mood map[string]journal.Day, writ
 	monthH := head + 6*(cell+gap) + 6
 	w, h := perRow*monthW, (n+perRow-1)/perRow*monthH
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="year months" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-label="%s">`, w, h, w, h, esc(loc.T("Each day of %d from %s, coloured by how pleasant its feelings were", year, loc.Month(from))))
+	fmt.Fprintf(&b, `<svg class="year months" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-label="%s">`, w, h, w, h, esc(loc.T("Each day of %s from %s, coloured by how pleasant its feelings were", strconv.Itoa(year), loc.Month(from))))
 	for i := range n {
 		m := from + time.Month(i)
 		x0, y0 := i%perRow*monthW, i/perRow*monthH

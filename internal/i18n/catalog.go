@@ -62,6 +62,7 @@ type cat struct {
 	dates   map[string]*dateTable
 	plurals map[string]bool
 	keys    map[string]bool // every key some catalogue translates
+	forms   []sentenceForm  // the keys with arguments, to read sentences back
 	english *File
 	files   map[string]*File
 	made    sync.Map // tag -> *Locale, see For
@@ -140,6 +141,14 @@ func build() (*cat, error) {
 		tags[i] = language.Make(l)
 	}
 	c.matcher = language.NewMatcher(tags)
+	withArgs := make([]string, 0, len(c.keys)+len(c.plurals))
+	for key := range c.keys {
+		withArgs = append(withArgs, key)
+	}
+	for key := range c.plurals {
+		withArgs = append(withArgs, key)
+	}
+	c.forms = sentenceForms(withArgs)
 	return c, nil
 }
 
@@ -171,7 +180,7 @@ func (c *cat) locale(t language.Tag) *Locale {
 		lang, t = Default, language.Make(Default)
 	}
 	return &Locale{Tag: t, Lang: lang, printer: message.NewPrinter(language.Make(lang), message.Catalog(c.builder)),
-		dates: c.dates[lang], plurals: c.plurals, keys: c.keys, file: c.files[lang], english: c.english, first: firstWeekday(t, c.dates[lang].first)}
+		dates: c.dates[lang], plurals: c.plurals, keys: c.keys, forms: c.forms, file: c.files[lang], english: c.english, first: firstWeekday(t, c.dates[lang].first)}
 }
 
 // Name is a language's name in itself, from its catalogue file.

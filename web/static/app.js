@@ -257,8 +257,10 @@ async function listWaiting() {
     li.dataset.status = e.refused ? "refused" : "waiting";
     const meta = document.createElement("p");
     meta.className = "meta status";
+    // refused is the server's sentence, or its status when it gave none.
+    const why = typeof e.refused === "number" ? t("The server refused the entry (%d).", e.refused) : e.refused;
     meta.textContent = e.refused
-      ? t("Not saved: %s It is kept on this device only: copy the text, write the entry again, then remove it here.", e.refused)
+      ? t("Not saved: %s It is kept on this device only: copy the text, write the entry again, then remove it here.", why)
       : t("Waiting to send: kept on this device until the connection is back");
     const text = document.createElement("p");
     text.className = "text";
