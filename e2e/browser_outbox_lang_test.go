@@ -4,10 +4,12 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
 	"github.com/recur-journal/recur/internal/i18n"
+	"github.com/recur-journal/recur/internal/wait"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -22,7 +24,8 @@ func (s *browserSession) setLocale(u *store.User, tag string) {
 // An entry kept on the device and refused when sent is explained in the
 // language of the writer's pages, not the browser's (English here): the
 // outbox asks the server for its refusal in that language, and an answer
-// without a sentence is said by the page, its status in words.
+// without a sentence is said by the page, its status in words. The
+// worker keeps the offline page in that language too.
 func TestBrowserOutboxRefusalSpeaksTheAppLocale(t *testing.T) {
 	t.Parallel()
 	s := newBrowserSession(t)
@@ -51,4 +54,10 @@ func TestBrowserOutboxRefusalSpeaksTheAppLocale(t *testing.T) {
 	if strings.Contains(text, "must be after 1900") || strings.Contains(text, "The server refused") {
 		t.Errorf("the journal explains a refusal in English:\n%s", text)
 	}
+	// The worker's copy of the offline page speaks the pages' language too.
+	var cached string
+	wait.Eventually(t, 10*time.Second, "the offline page kept in German", func() bool {
+		s.run(chromedp.Evaluate(`caches.match("/offline").then((r) => (r ? r.text() : ""))`, &cached, awaitJS))
+		return strings.Contains(cached, `<html lang="de"`)
+	}, func() string { return cached })
 }

@@ -79,6 +79,20 @@ self.addEventListener("sync", (e) => {
   if (e.tag === "outbox") e.waitUntil(self.recurOutbox.sendAll().finally(tell));
 });
 
+// A page says its language: the offline page is kept in it, fetched again
+// when it changes, so that it speaks as the pages do.
+let offlineLang = "";
+self.addEventListener("message", (e) => {
+  const lang = e.data?.offlineLang;
+  if (typeof lang !== "string" || !lang || lang === offlineLang) return;
+  e.waitUntil((async () => {
+    const res = await fetch(`${base}/offline`, { headers: { "Accept-Language": lang } });
+    if (!res.ok) return;
+    await (await caches.open(cacheName)).put(`${base}/offline`, res);
+    offlineLang = lang;
+  })().catch(() => {}));
+});
+
 // A push message (Web Push, from the server's notifier) is shown as a
 // notification: {title, body, type, url}, url a path of the web app.
 self.addEventListener("push", (e) => {
