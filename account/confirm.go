@@ -46,7 +46,7 @@ func (a *Accounts) ConfirmWithPassword(ctx context.Context, c *Caller, password 
 		return err
 	}
 	if !until.IsZero() {
-		return errLocked("passwords", until, a.opts.Store.Now())
+		return errLocked(store.FactorPassword, until, a.opts.Store.Now())
 	}
 	ok, err := a.passwords.check(ctx, a.opts.Store, a.log(ctx), c.User, password)
 	if err != nil {

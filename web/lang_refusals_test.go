@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"net/url"
 	"regexp"
 	"strconv"
 	"testing"
@@ -30,4 +31,22 @@ func TestRefusalsWithNumbersSpeakTheReadersLanguage(t *testing.T) {
 	if m := grouped.FindString(got.body); m != "" {
 		t.Errorf("the year page writes %q, a year grouped like a count", m)
 	}
+}
+
+// Too many wrong passwords while confirming are refused for a while: the
+// page says so in the reader's language, with how long to wait.
+func TestTooManyTriesSpeakTheReadersLanguage(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, nil)
+	setPassword(t, h.store, h.alice, "correct horse battery")
+	h.setLocale(h.alice, "fr")
+	b := h.signIn(h.alice)
+	var got answer
+	for range 20 {
+		if got = b.post("/settings/security/confirm", url.Values{"password": {"not the password"}}); got.status == 429 {
+			break
+		}
+	}
+	mustHave(t, got, 429, "Trop de tentatives. Réessaie dans ")
+	mustNotHave(t, got, "Too many")
 }

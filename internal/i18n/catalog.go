@@ -141,14 +141,19 @@ func build() (*cat, error) {
 		tags[i] = language.Make(l)
 	}
 	c.matcher = language.NewMatcher(tags)
-	withArgs := make([]string, 0, len(c.keys)+len(c.plurals))
+	// A sentence is made from its key, or from the English form of a key
+	// with plural forms ("in 1 second").
+	madeFrom := map[string]string{}
 	for key := range c.keys {
-		withArgs = append(withArgs, key)
+		madeFrom[key] = key
 	}
 	for key := range c.plurals {
-		withArgs = append(withArgs, key)
+		madeFrom[key] = key
+		for _, form := range c.english.Plurals[key] {
+			madeFrom[form] = key
+		}
 	}
-	c.forms = sentenceForms(withArgs)
+	c.forms = sentenceForms(madeFrom)
 	return c, nil
 }
 

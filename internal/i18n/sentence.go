@@ -25,15 +25,17 @@ var plainVerb = regexp.MustCompile(`%[sd]`)
 // read back: "%s, today" would match too much.
 const minLiteral = 12
 
-// sentenceForms are the forms of the keys with %d or %s (not %[n]d), the
-// one with the most text first, so the most particular one wins.
-func sentenceForms(keys []string) []sentenceForm {
+// sentenceForms are the forms of the texts with %d or %s (not %[n]d) that
+// sentences are made from, each read back into its key (madeFrom maps a
+// text to its key), the one with the most text first, so the most
+// particular one wins.
+func sentenceForms(madeFrom map[string]string) []sentenceForm {
 	var out []sentenceForm
-	for _, key := range keys {
-		if strings.Contains(key, "%[") || !plainVerb.MatchString(key) {
+	for text, key := range madeFrom {
+		if strings.Contains(text, "%[") || !plainVerb.MatchString(text) {
 			continue
 		}
-		parts := plainVerb.Split(key, -1)
+		parts := plainVerb.Split(text, -1)
 		literal := len(strings.Join(parts, ""))
 		if literal < minLiteral {
 			continue
@@ -44,7 +46,7 @@ func sentenceForms(keys []string) []sentenceForm {
 		for i, p := range parts {
 			re.WriteString(regexp.QuoteMeta(p))
 			if i < len(parts)-1 {
-				v := plainVerb.FindAllString(key, -1)[i][1]
+				v := plainVerb.FindAllString(text, -1)[i][1]
 				verbs = append(verbs, v)
 				if v == 'd' {
 					re.WriteString(`(-?[0-9]+)`)
@@ -60,7 +62,7 @@ func sentenceForms(keys []string) []sentenceForm {
 		if a.literal != b.literal {
 			return b.literal - a.literal
 		}
-		return strings.Compare(a.key, b.key)
+		return strings.Compare(a.re.String(), b.re.String())
 	})
 	return out
 }
