@@ -50,3 +50,17 @@ func TestTooManyTriesSpeakTheReadersLanguage(t *testing.T) {
 	mustHave(t, got, 429, "Trop de tentatives. Réessaie dans ")
 	mustNotHave(t, got, "Too many")
 }
+
+// The journal's filter speaks the reader's language and still filters: a
+// feeling is offered by its name in it with its own as the value, and a
+// chosen filter is named in it.
+func TestFiltersSpeakTheReadersLanguage(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, nil)
+	id := h.lunchPattern(h.alice)
+	h.setLocale(h.alice, "de")
+	b := h.signIn(h.alice)
+	got := b.get("/?feeling=anxious&pattern=" + id)
+	mustHave(t, got, 200, `<option value="anxious" selected>ängstlich</option>`, `>Gefühl: ängstlich <`, `>Muster: skipping meals <`)
+	mustNotHave(t, got, "Feeling: ", "Pattern: ")
+}
