@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pquerna/otp/totp"
+
 	"github.com/recur-journal/recur/store"
 )
 
@@ -19,7 +21,7 @@ const pseudoMarks = "áƀçðéƒĝĥîĵķļɱñöþǫŕšţûṽŵẋýžÅƁ�
 var notWords = regexp.MustCompile(`^(` +
 	`[A-Z][A-Za-z]+(/[A-Za-z_+-]+)+|UTC|` + // time zones
 	`[a-z]+:[a-z]+|` + // scopes
-	`[A-Z2-7]{16,}|[0-9]{4} · Recur|` + // a two-factor secret; the year's page title
+	`[A-Z2-7]{16,}|[0-9]{4} · Recur|[a-z0-9]{4,5}-[a-z0-9]{4,5}|` + // a two-factor secret; the year's page title; a recovery code
 	`\S+@\S+|https?://\S+|/api/docs/api|Recur|ntfy|Go-http-client|test|` +
 	`.+ \([a-z]{2}(-[A-Z]{2}|-XA)?\)` + // a language by its name and tag
 	`)$`)
@@ -81,7 +83,6 @@ func TestPagesSayNothingOutsideTheCatalogue(t *testing.T) {
 		{"/settings/security/confirm", url.Values{"password": {"nope nope"}}},
 		{"/settings/security/confirm", url.Values{"password": {"correct horse battery"}}},
 		{"/settings/security/password", url.Values{"password": {"a new password"}, "password_confirmation": {"another"}}},
-		{"/settings/security/two-factor", url.Values{}},
 		{"/settings/security/two-factor/confirm", url.Values{"code": {"123"}}},
 	} {
 		a := b.post(p.path, p.form)
@@ -90,4 +91,20 @@ func TestPagesSayNothingOutsideTheCatalogue(t *testing.T) {
 		}
 		check("POST "+p.path, a)
 	}
+	// Two-factor sign-in turned on, with its recovery codes, and off.
+	setup := b.post("/settings/security/two-factor", nil)
+	check("POST /settings/security/two-factor", setup)
+	secret := regexp.MustCompile(`data-testid="secret">([A-Z2-7]+)<`).FindStringSubmatch(setup.body)
+	if secret == nil {
+		t.Fatal("no secret shown")
+	}
+	code, _ := totp.GenerateCode(secret[1], h.store.Now())
+	on := b.post("/settings/security/two-factor/confirm", url.Values{"code": {code}})
+	mustHave(t, on, 200, `data-testid="recovery-codes"`)
+	check("two-factor on", on)
+	off := b.post("/settings/security/two-factor/disable", nil)
+	if off.status == 303 {
+		off = b.get(off.location)
+	}
+	check("two-factor off", off)
 }
