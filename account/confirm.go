@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/recur-journal/recur/internal/i18n"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -16,7 +17,7 @@ const ConfirmationLifetime = 15 * time.Minute
 // MailCodeLifetime is how long a mailed code works.
 const MailCodeLifetime = 10 * time.Minute
 
-var errOnlySession = &Error{Status: http.StatusBadRequest, Message: "Only a session can be confirmed."}
+var errOnlySession = &Error{Status: http.StatusBadRequest, Message: i18n.Key("Only a session can be confirmed.")}
 
 // Confirmed reports whether c acts on a browser session that was confirmed
 // within ConfirmationLifetime. A token never is.

@@ -131,6 +131,7 @@ func TestSentenceReadsBackFormattedKeys(t *testing.T) {
 		{"de", "Nothing the catalogue holds: 100%.", "Nothing the catalogue holds: 100%."},
 		{"es", "The year must be between 1900 and 9999.", "El año debe estar entre 1900 y 9999."},
 		{"de", "Too many attempts. Try again in 1 second.", "Zu viele Versuche. Versuch es in 1 Sekunde wieder."},
+		{"fr", "The server is busy checking other passwords. Try again in 2 seconds.", "Le serveur est occupé à vérifier d’autres mots de passe. Réessaie dans 2 secondes."},
 		{"pt", "Too many wrong passwords for this account: try again after 14:05 UTC.", "Senhas erradas demais para esta conta: tente de novo depois das 14:05 UTC."},
 	} {
 		if got := For(c.tag).Sentence(c.in); got != c.want {
