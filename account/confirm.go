@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/recur-journal/recur/internal/i18n"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -16,7 +17,7 @@ const ConfirmationLifetime = 15 * time.Minute
 // MailCodeLifetime is how long a mailed code works.
 const MailCodeLifetime = 10 * time.Minute
 
-var errOnlySession = &Error{Status: http.StatusBadRequest, Message: "Only a session can be confirmed."}
+var errOnlySession = &Error{Status: http.StatusBadRequest, Message: i18n.Key("Only a session can be confirmed.")}
 
 // Confirmed reports whether c acts on a browser session that was confirmed
 // within ConfirmationLifetime. A token never is.
@@ -46,7 +47,7 @@ func (a *Accounts) ConfirmWithPassword(ctx context.Context, c *Caller, password 
 		return err
 	}
 	if !until.IsZero() {
-		return errLocked("passwords", until, a.opts.Store.Now())
+		return errLocked(store.FactorPassword, until, a.opts.Store.Now())
 	}
 	ok, err := a.passwords.check(ctx, a.opts.Store, a.log(ctx), c.User, password)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recur-journal/recur/internal/i18n"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -94,7 +95,7 @@ func (a *Accounts) RevokeToken(ctx context.Context, c *Caller, id string) error 
 }
 
 var errSessionOnly = &Error{Status: http.StatusForbidden,
-	Message: "Only a browser session can delete the account: sign in in the browser, confirm the session and delete it there."}
+	Message: i18n.Key("Only a browser session can delete the account: sign in in the browser, confirm the session and delete it there.")}
 
 // DeleteAccount removes c's user and everything of theirs, and ends the
 // session. Only a browser session may (403), confirmed (423).

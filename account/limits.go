@@ -3,11 +3,12 @@ package account
 import (
 	"maps"
 	"math"
-	"strconv"
 	"sync"
 	"time"
 
 	"golang.org/x/time/rate"
+
+	"github.com/recur-journal/recur/internal/i18n"
 )
 
 // limit is a rate: Burst requests at once, then one every Every.
@@ -75,7 +76,9 @@ func (l *limiter) allow(route, key string) error {
 	if d := r.DelayFrom(now); d > 0 {
 		r.CancelAt(now)
 		secs := int(math.Ceil(d.Seconds()))
-		return tooMany("Too many attempts. Try again in "+strconv.Itoa(secs)+" seconds.", secs)
+		// Said in English here; the pages and the API say it in the
+		// reader's language (i18n's Locale.Sentence reads it back).
+		return tooMany(i18n.For(i18n.Default).T("Too many attempts. Try again in %d seconds.", secs), secs)
 	}
 	return nil
 }

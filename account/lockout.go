@@ -3,6 +3,7 @@ package account
 import (
 	"context"
 	"crypto/subtle"
+	"fmt"
 	"html"
 	"math"
 	"strings"
@@ -63,9 +64,13 @@ func idOf(u *store.User) string {
 
 // errLocked answers a try of a locked factor by someone who may know the
 // account exists (signed in, or past the first factor).
-func errLocked(what string, until, now time.Time) *Error {
+func errLocked(factor string, until, now time.Time) *Error {
 	secs := max(int(math.Ceil(until.Sub(now).Seconds())), 1)
-	return tooMany("Too many wrong "+what+" for this account: try again after "+until.UTC().Format("15:04")+" UTC.", secs)
+	msg := i18n.Key("Too many wrong passwords for this account: try again after %s UTC.")
+	if factor == store.FactorTwoFactor {
+		msg = i18n.Key("Too many wrong two-factor codes for this account: try again after %s UTC.")
+	}
+	return tooMany(fmt.Sprintf(msg, until.UTC().Format("15:04")), secs)
 }
 
 // lockMail tells an account that one of its ways of signing in is locked.

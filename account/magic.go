@@ -11,6 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/recur-journal/recur/internal/i18n"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -280,6 +281,6 @@ func (a *Accounts) SignInByLink(ctx context.Context, site, userID, path, returnT
 }
 
 var (
-	errBadSignature = &Error{Status: http.StatusForbidden, Message: "Invalid signature."}
+	errBadSignature = &Error{Status: http.StatusForbidden, Message: i18n.Key("Invalid signature.")}
 	errLinkExpired  = &Error{Status: http.StatusForbidden, Message: "This link has expired. Ask for a new one."}
 )

@@ -3,11 +3,11 @@ package account
 import (
 	"context"
 	"log/slog"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/recur-journal/recur/internal/i18n"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -48,7 +48,7 @@ func newPasswords(slots int, wait time.Duration) *passwords {
 // errPasswordsBusy answers a request that found no slot within the wait.
 func errPasswordsBusy(wait time.Duration) *Error {
 	secs := max(int(wait.Round(time.Second)/time.Second), 1)
-	return tooMany("The server is busy checking other passwords. Try again in "+strconv.Itoa(secs)+" seconds.", secs)
+	return tooMany(i18n.For(i18n.Default).T("The server is busy checking other passwords. Try again in %d seconds.", secs), secs)
 }
 
 // run takes a slot, waiting at most p.wait for one, and calls f in it. It

@@ -104,7 +104,7 @@ func ParseScopes(list string) ([]string, error) {
 func mayOpenSession(c *Caller) error {
 	if c.Token != nil && c.Token.App {
 		return &Error{Status: http.StatusForbidden,
-			Message: "An app's token cannot open a browser session; sign in in the browser instead."}
+			Message: i18n.Key("An app's token cannot open a browser session; sign in in the browser instead.")}
 	}
 	return mayMake(c, []string{string(ScopeAll)})
 }

@@ -101,7 +101,7 @@ func (a *Accounts) checkSecondFactor(ctx context.Context, user *store.User, code
 		return err
 	}
 	if !until.IsZero() {
-		return errLocked("two-factor codes", until, a.opts.Store.Now())
+		return errLocked(store.FactorTwoFactor, until, a.opts.Store.Now())
 	}
 	if recovery != "" {
 		err = a.opts.Store.UseRecoveryCode(ctx, user.ID, a.keys.mac("recovery", normaliseRecovery(recovery)))

@@ -2,6 +2,7 @@ package journal
 
 import (
 	"context"
+	"strconv"
 	"time"
 
 	"github.com/recur-journal/recur/store"
@@ -123,7 +124,7 @@ const YearPiece = 92
 // returns EINVALID naming "year" for a year outside 1 to 9999.
 func Year(ctx context.Context, st *store.Store, userID string, year int) ([]Day, error) {
 	if year < store.MinYear || year > store.MaxYear {
-		return nil, store.Invalid("year", "The year must be between %d and %d.", store.MinYear, store.MaxYear)
+		return nil, store.Invalid("year", "The year must be between %s and %s.", strconv.Itoa(store.MinYear), strconv.Itoa(store.MaxYear))
 	}
 	var out []Day
 	next := time.Date(year+1, 1, 1, 12, 0, 0, 0, time.UTC)

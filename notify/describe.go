@@ -3,6 +3,11 @@ package notify
 import (
 	"context"
 	"encoding/json"
+	"slices"
+	"strings"
+	"time"
+
+	"golang.org/x/text/language"
 
 	"github.com/recur-journal/recur/internal/i18n"
 	"github.com/recur-journal/recur/store"
@@ -29,28 +34,84 @@ func (n *Notifier) locale(ctx context.Context, userID string) *i18n.Locale {
 	return i18n.For(tag)
 }
 
-// localBody is the delivery's body for the addressee's eyes: a pattern's
-// name becomes its name in their app_locale where the pipeline has written
-// one (webhooks keep the body as stored). It returns body on any failure.
-func (n *Notifier) localBody(ctx context.Context, userID string, body []byte) []byte {
-	var ev map[string]any
+// NameWait is how long a notice about a pattern, other than a webhook's,
+// waits for the pattern's name in the addressee's language: the pipeline
+// writes it after the detection that sent the notice. NameRetry is how
+// often it looks meanwhile. Past the wait the notice goes without a name,
+// rather than with the English one.
+const (
+	NameWait  = 10 * time.Minute
+	NameRetry = 30 * time.Second
+)
+
+// patternOf is the id of the pattern an event's body is about, or "".
+func patternOf(body []byte) (id string, ev map[string]any) {
 	if json.Unmarshal(body, &ev) != nil {
-		return body
+		return "", nil
 	}
 	data, _ := ev["data"].(map[string]any)
-	id, _ := data["id"].(string)
-	if typ, _ := ev["type"].(string); id == "" || len(typ) < 8 || typ[:8] != "pattern." {
-		return body
+	id, _ = data["id"].(string)
+	if typ, _ := ev["type"].(string); !strings.HasPrefix(typ, "pattern.") {
+		return "", nil
 	}
+	return id, ev
+}
+
+// localName is the name of the user's pattern id in their app_locale, or
+// "" when the pipeline has written none yet; foreign is whether they read
+// another language than English, and so need one.
+func (n *Notifier) localName(ctx context.Context, userID, id string) (name string, foreign bool, err error) {
 	tag, err := n.opts.Store.SettingValue(ctx, userID, store.SettingAppLocale)
 	if err != nil {
-		return body
+		return "", false, err
+	}
+	if t, err := language.Parse(tag); err != nil {
+		return "", false, nil
+	} else if base, _ := t.Base(); base.String() == i18n.Default {
+		return "", false, nil
 	}
 	names, err := n.opts.Store.PatternNames(ctx, userID, tag)
-	if err != nil || names[id] == "" {
+	return names[id], true, err
+}
+
+// awaitName is when a delivery about a pattern should be tried again for
+// the pattern's name in the addressee's language, or zero when it goes
+// now: it has the name, needs none, or has waited NameWait.
+func (n *Notifier) awaitName(ctx context.Context, d *store.Delivery) time.Time {
+	id, _ := patternOf([]byte(d.Body))
+	if id == "" || d.Kind == store.ChannelWebhook {
+		return time.Time{}
+	}
+	name, foreign, err := n.localName(ctx, d.UserID, id)
+	now, until := n.opts.Now(), d.CreatedAt.Add(NameWait)
+	if err != nil || !foreign || name != "" || !now.Before(until) {
+		return time.Time{}
+	}
+	return minTime(now.Add(NameRetry), until)
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
+
+// localBody is the delivery's body for the addressee's eyes: a pattern's
+// name becomes its name in their app_locale where the pipeline has written
+// one, and none at all where it has not, so that no English name reaches
+// a reader of another language (webhooks keep the body as stored). It
+// returns body on any failure.
+func (n *Notifier) localBody(ctx context.Context, userID string, body []byte) []byte {
+	id, ev := patternOf(body)
+	if id == "" {
 		return body
 	}
-	data["name"] = names[id]
+	name, foreign, err := n.localName(ctx, userID, id)
+	if err != nil || !foreign {
+		return body
+	}
+	ev["data"].(map[string]any)["name"] = name
 	out, err := json.Marshal(ev)
 	if err != nil {
 		return body
@@ -68,6 +129,9 @@ func DescribeIn(loc *i18n.Locale, body []byte) Message {
 	json.Unmarshal(body, &ev)
 	str := func(k string) string { s, _ := ev.Data[k].(string); return s }
 	name := str("name")
+	if name == "" && slices.Contains([]string{PatternDetected, PatternUrgent, PatternReopened, PatternClosed}, ev.Type) {
+		return namelessPattern(loc, ev.Type)
+	}
 	switch ev.Type {
 	case CaptureProcessed:
 		return Message{Title: loc.T("Entry read"), Text: loc.T("Recur has read your entry."), Tag: "memo"}
@@ -89,4 +153,18 @@ func DescribeIn(loc *i18n.Locale, body []byte) Message {
 		return Message{Title: loc.T("Test notification"), Text: loc.T("Notifications from Recur reach you here."), Tag: "bell"}
 	}
 	return Message{Title: "Recur", Text: loc.T("Something changed in your journal (%s).", ev.Type), Tag: "bell"}
+}
+
+// namelessPattern tells a pattern event whose pattern has no name in loc's
+// language yet: the notice says what happened, and the link opens it.
+func namelessPattern(loc *i18n.Locale, typ string) Message {
+	switch typ {
+	case PatternUrgent:
+		return Message{Title: loc.T("Urgent pattern"), Text: loc.T("A pattern came up on three days of the last seven."), Tag: "rotating_light", Urgent: true}
+	case PatternReopened:
+		return Message{Title: loc.T("A pattern is back"), Text: loc.T("A pattern has come back after going quiet."), Tag: "repeat"}
+	case PatternClosed:
+		return Message{Title: loc.T("A pattern went quiet"), Text: loc.T("A pattern has not come up for seven days."), Tag: "zzz"}
+	}
+	return Message{Title: loc.T("New pattern"), Text: loc.T("A pattern has come back on three different days."), Tag: "repeat"}
 }

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/recur-journal/recur/internal/i18n"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -48,8 +49,7 @@ func Internal(ip netip.Addr) bool {
 }
 
 // privateRefusal is the sentence that refuses a target on an internal address.
-const privateRefusal = "The url leads to a loopback, private or link-local address (%s), which Recur does not call" +
-	" unless the server's owner sets [notify] allow_private_targets = true."
+var privateRefusal = i18n.Key("The url leads to a loopback, private or link-local address (%s), which Recur does not call unless the server's owner sets [notify] allow_private_targets = true.")
 
 // checkTarget checks that raw is an absolute http(s) URL whose host
 // resolves, and, unless allowPrivate, only to addresses outside the

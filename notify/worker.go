@@ -81,8 +81,13 @@ func (n *Notifier) Work(ctx context.Context) (int, error) {
 	}
 }
 
-// deliver makes one attempt at d and records its outcome.
+// deliver makes one attempt at d and records its outcome; a notice about
+// a pattern not yet named in its reader's language is put off instead
+// (see NameWait).
 func (n *Notifier) deliver(ctx context.Context, d *store.Delivery) error {
+	if until := n.awaitName(ctx, d); !until.IsZero() {
+		return n.opts.Store.PostponeDelivery(ctx, d.ID, until)
+	}
 	status, err := n.send(ctx, d)
 	if err != nil && ctx.Err() != nil {
 		return nil // shutting down: the attempt does not count, and is made after the next start

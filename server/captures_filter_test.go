@@ -77,7 +77,7 @@ func TestListCapturesFilters(t *testing.T) {
 		{name: "ErrTooManyValues", invalid: true, method: "GET", path: list(strings.Repeat("person=a&", 11)), token: h.tokenA, status: 422,
 			contains: []string{`"errors":{"person":["The person may not have more than 10 items."]}`}},
 		{name: "ErrPatternNotID", method: "GET", path: list("pattern=work"), token: h.tokenA, status: 422,
-			contains: []string{`"errors":{"pattern":["The pattern must be a pattern's id, a UUID; \"work\" is not one."]}`}},
+			contains: []string{`"errors":{"pattern":["The pattern must be a pattern's id, a UUID; “work” is not one."]}`}},
 		{name: "ErrNoToken", method: "GET", path: list("feeling=anxious"), status: 401},
 	})
 

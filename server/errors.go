@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -92,7 +93,7 @@ func buildError(ctx context.Context, status int, msg string, errs ...error) *api
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
 			return &apiError{status: http.StatusRequestEntityTooLarge,
-				Message: fmt.Sprintf("The request body is too large; the limit is %d bytes.", tooLarge.Limit)}
+				Message: fmt.Sprintf(i18n.Key("The request body is too large; the limit is %d bytes."), tooLarge.Limit)}
 		}
 		var ae *apiError
 		if errors.As(err, &ae) {
@@ -211,66 +212,72 @@ func describe(err error) (field, sentence string) {
 		} else {
 			field += "." + m[1]
 		}
-		return field, fmt.Sprintf("The %s field is required.", field)
+		return field, fmt.Sprintf(i18n.Key("The %s field is required."), field)
 	}
 	if m := reBound.FindStringSubmatch(msg); m != nil {
 		return field, boundSentence(field, m[1], m[2], m[3])
 	}
 	if m := reOneOf.FindStringSubmatch(msg); m != nil {
-		return field, fmt.Sprintf("The %s must be one of: %s.", field, m[1])
+		return field, fmt.Sprintf(i18n.Key("The %s must be one of: %s."), field, m[1])
 	}
 	switch {
 	case msg == "unexpected property":
-		return field, fmt.Sprintf("The %s field is not recognised.", field)
+		return field, fmt.Sprintf(i18n.Key("The %s field is not recognised."), field)
 	case strings.Contains(msg, "integer"):
-		return field, fmt.Sprintf("The %s must be a whole number.", field)
+		return field, fmt.Sprintf(i18n.Key("The %s must be a whole number."), field)
 	case msg == "expected number":
-		return field, fmt.Sprintf("The %s must be a number.", field)
+		return field, fmt.Sprintf(i18n.Key("The %s must be a number."), field)
 	case msg == "expected string":
-		return field, fmt.Sprintf("The %s must be a string.", field)
+		return field, fmt.Sprintf(i18n.Key("The %s must be a string."), field)
 	case msg == "expected boolean" || strings.Contains(msg, "invalid boolean"):
-		return field, fmt.Sprintf("The %s must be true or false.", field)
+		return field, fmt.Sprintf(i18n.Key("The %s must be true or false."), field)
 	case msg == "expected array":
-		return field, fmt.Sprintf("The %s must be a list.", field)
+		return field, fmt.Sprintf(i18n.Key("The %s must be a list."), field)
 	case msg == "expected object":
-		return field, fmt.Sprintf("The %s must be an object.", field)
+		return field, fmt.Sprintf(i18n.Key("The %s must be an object."), field)
 	case strings.Contains(msg, "date-time"):
-		return field, fmt.Sprintf("The %s must be a date and time such as 2026-11-22T08:21:03Z.", field)
+		return field, fmt.Sprintf(i18n.Key("The %s must be a date and time such as 2026-11-22T08:21:03Z."), field)
 	case strings.Contains(msg, "RFC 3339 date"), strings.Contains(msg, "invalid date"):
-		return field, fmt.Sprintf("The %s must be a date such as 2026-11-22.", field)
+		return field, fmt.Sprintf(i18n.Key("The %s must be a date such as 2026-11-22."), field)
 	case strings.HasPrefix(msg, "expected string to match pattern"):
-		return field, fmt.Sprintf("The %s is not in the form the API reference gives for it.", field)
+		return field, fmt.Sprintf(i18n.Key("The %s is not in the form the API reference gives for it."), field)
 	case strings.Contains(msg, "uuid"):
-		return field, fmt.Sprintf("The %s must be a UUID.", field)
+		return field, fmt.Sprintf(i18n.Key("The %s must be a UUID."), field)
 	}
 	return field, fmt.Sprintf("The %s is invalid: %s.", field, msg)
 }
 
 func boundSentence(field, kind, op, bound string) string {
+	// A whole bound is said as a number, for a translation to write in
+	// its language's form (see localizeErrors).
+	var n any = bound
+	if i, err := strconv.Atoi(bound); err == nil {
+		n = i
+	}
 	switch kind {
 	case "length":
 		if op == ">=" {
 			if bound == "1" {
-				return fmt.Sprintf("The %s field is required.", field)
+				return fmt.Sprintf(i18n.Key("The %s field is required."), field)
 			}
-			return fmt.Sprintf("The %s must be at least %s characters.", field, bound)
+			return fmt.Sprintf(i18n.Key("The %s must be at least %d characters."), field, n)
 		}
-		return fmt.Sprintf("The %s may not be longer than %s characters.", field, bound)
+		return fmt.Sprintf(i18n.Key("The %s may not be longer than %d characters."), field, n)
 	case "array length":
 		if op == ">=" {
-			return fmt.Sprintf("The %s must have at least %s items.", field, bound)
+			return fmt.Sprintf(i18n.Key("The %s must have at least %d items."), field, n)
 		}
-		return fmt.Sprintf("The %s may not have more than %s items.", field, bound)
+		return fmt.Sprintf(i18n.Key("The %s may not have more than %d items."), field, n)
 	}
 	switch op {
 	case ">=":
-		return fmt.Sprintf("The %s must be at least %s.", field, bound)
+		return fmt.Sprintf(i18n.Key("The %s must be at least %d."), field, n)
 	case "<=":
-		return fmt.Sprintf("The %s may not be greater than %s.", field, bound)
+		return fmt.Sprintf(i18n.Key("The %s may not be greater than %d."), field, n)
 	case ">":
-		return fmt.Sprintf("The %s must be greater than %s.", field, bound)
+		return fmt.Sprintf(i18n.Key("The %s must be greater than %d."), field, n)
 	}
-	return fmt.Sprintf("The %s must be less than %s.", field, bound)
+	return fmt.Sprintf(i18n.Key("The %s must be less than %d."), field, n)
 }
 
 type loggerKey struct{}

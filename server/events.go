@@ -13,6 +13,7 @@ import (
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 
 	"github.com/recur-journal/recur/account"
+	"github.com/recur-journal/recur/internal/i18n"
 	"github.com/recur-journal/recur/journal"
 )
 
@@ -52,7 +53,7 @@ func (s *Server) captureEvents(ctx context.Context, _ *struct{}) (*huma.StreamRe
 	events, cancel, err := s.opts.Events.TrySubscribe(current(ctx).User.ID)
 	if errors.Is(err, journal.ErrTooManySubscribers) {
 		return nil, &apiError{status: http.StatusTooManyRequests, headers: http.Header{"Retry-After": {"60"}},
-			Message: fmt.Sprintf("Too many open event streams: at most %d at once. Close a page or an app that follows them.", journal.MaxSubscribers)}
+			Message: fmt.Sprintf(i18n.Key("Too many open event streams: at most %d at once. Close a page or an app that follows them."), journal.MaxSubscribers)}
 	} else if err != nil {
 		return nil, err
 	}

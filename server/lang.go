@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -85,6 +86,20 @@ func (w *errorWriter) release(body []byte) {
 	w.ResponseWriter.Write(body)
 }
 
+// moreErrors is the count validationError puts after the first sentence.
+var moreErrors = regexp.MustCompile(`^(.*) \(and (\d+) more errors?\)$`)
+
+// sentenceAndMore says a message in loc's language: its sentence, and the
+// count of the other refusals after it.
+func sentenceAndMore(loc *i18n.Locale, msg string) string {
+	m := moreErrors.FindStringSubmatch(msg)
+	if m == nil {
+		return loc.Sentence(msg)
+	}
+	n, _ := strconv.Atoi(m[2])
+	return loc.Sentence(m[1]) + " " + loc.T("(and %d more errors)", n)
+}
+
 // finish translates and sends a held error answer.
 func (w *errorWriter) finish() {
 	if !w.holding {
@@ -98,7 +113,7 @@ func (w *errorWriter) finish() {
 		w.release(w.body.Bytes())
 		return
 	}
-	e.Message = w.loc.Sentence(e.Message)
+	e.Message = sentenceAndMore(w.loc, e.Message)
 	for field, sentences := range e.Errors {
 		for i, s := range sentences {
 			e.Errors[field][i] = w.loc.Sentence(s)

@@ -39,3 +39,33 @@ func TestErrorsSpeakTheClientsLanguage(t *testing.T) {
 		})
 	}
 }
+
+// A refusal with numbers in it (a bound of the API's schema, the store's
+// own limits) is said in the client's language too, the numbers in its
+// form; several refusals at once are counted in it.
+func TestNumericErrorsSpeakTheClientsLanguage(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	long := strings.Repeat("a", 10001)
+	for _, c := range []struct {
+		name, accept, method, path string
+		body                       any
+		want                       string
+	}{
+		{"SchemaLengthGerman", "de", "POST", "/api/captures", map[string]string{"text": long}, "Das Feld text darf höchstens 10.000 Zeichen lang sein."},
+		{"SchemaBoundFrench", "fr", "GET", "/api/captures?page=0", nil, "Le champ page doit valoir au moins 1."},
+		{"SchemaBoundSpanish", "es", "GET", "/api/captures?limit=0", nil, "El campo limit debe ser al menos 1."},
+		{"StoreLimitPortuguese", "pt-BR", "GET", "/api/captures?q=um+dois+tres+quatro+cinco+seis+sete+oito+nove+dez", nil, "O campo q pode ter no máximo 8 palavras diferentes; tem 10."},
+		{"SeveralGerman", "de", "POST", "/api/captures", map[string]any{"text": long, "occurred_at": "yesterday"}, "(und 1 weiterer Fehler)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			// Each is refused on purpose, out of the document's bounds.
+			req := offDocument(h.request(c.method, c.path, c.body))
+			req.Header.Set("Accept-Language", c.accept)
+			got := h.send(req, h.tokenA)
+			if got.Status != 422 || !strings.Contains(got.JSON(t)["message"].(string), c.want) {
+				t.Errorf("%d %s, want 422 with %q", got.Status, got.Body, c.want)
+			}
+		})
+	}
+}

@@ -82,7 +82,7 @@ func checkFilterValue(field, v string) error {
 	switch field {
 	case "pattern":
 		if _, err := uuid.Parse(v); err != nil {
-			return Invalid(field, "The pattern must be a pattern's id, a UUID; %q is not one.", v)
+			return Invalid(field, "The pattern must be a pattern's id, a UUID; “%s” is not one.", v)
 		}
 	case "person", "place":
 		if !utf8.ValidString(v) || utf8.RuneCountInString(v) > filterNameMax {

@@ -18,14 +18,24 @@ type CategoryToName struct {
 	Kind TagType
 }
 
-// CategoriesToName returns the categories of the user's patterns, rejected
-// ones excepted, that have no name in locale, or one of an older English
-// name, in the order the patterns were found.
+// CategoriesToName returns the categories the pages show by name that have
+// no name in locale, or one of an older English name: those of the user's
+// patterns, rejected ones excepted, and of the triggers and behaviours in
+// those patterns' loops (the loop figure groups its nodes by category),
+// in the order the patterns were found, a pattern's own category first.
 func (s *Store) CategoriesToName(ctx context.Context, userID, locale string) ([]CategoryToName, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT c.id, c.name, c.kind FROM patterns p JOIN categories c ON c.id = p.category_id
+	rows, err := s.read.QueryContext(ctx, `WITH shown (category_id, found, rank) AS (
+			SELECT p.category_id, p.created_at, 0 FROM patterns p WHERE p.user_id = ? AND p.status != 'rejected'
+			UNION ALL
+			SELECT t.category_id, p.created_at, 1 FROM patterns p JOIN flows f ON f.pattern_id = p.id
+				JOIN segment_tags st ON st.segment_id = f.segment_id JOIN tags t ON t.id = st.tag_id
+				WHERE p.user_id = ? AND p.status != 'rejected' AND t.category_id IS NOT NULL
+				AND ((t.type = 'trigger' AND t.name = f.trigger)
+					OR (t.type IN ('good_behaviour', 'bad_behaviour') AND t.name = f.behaviour)))
+		SELECT c.id, c.name, c.kind FROM shown JOIN categories c ON c.id = shown.category_id
 		LEFT JOIN category_names n ON n.category_id = c.id AND n.locale = ?
-		WHERE p.user_id = ? AND p.status != 'rejected' AND (n.name IS NULL OR n.of != c.name)
-		ORDER BY p.created_at, p.id`, locale, userID)
+		WHERE n.name IS NULL OR n.of != c.name
+		GROUP BY c.id ORDER BY min(shown.found), min(shown.rank), c.id`, userID, userID, locale)
 	if err != nil {
 		return nil, err
 	}

@@ -188,6 +188,23 @@ func (s *Store) RecordAttempt(ctx context.Context, id string, a Attempt) error {
 	})
 }
 
+// PostponeDelivery puts off a pending delivery until next without counting
+// an attempt, as when what it tells is not ready to be said. It returns
+// ENOTFOUND when the delivery is gone or no longer pending.
+func (s *Store) PostponeDelivery(ctx context.Context, id string, next time.Time) error {
+	return s.update(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE channel_deliveries SET next_attempt_at = ?, updated_at = ? WHERE id = ? AND state = ?`,
+			FormatTime(next), FormatTime(s.Now()), id, DeliveryPending)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return NotFound("Delivery")
+		}
+		return nil
+	})
+}
+
 // ListDeliveries returns a page of the deliveries of the user's channel,
 // newest first, and how many there are. Another user's channel is
 // ENOTFOUND.

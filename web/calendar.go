@@ -46,7 +46,7 @@ func (a *App) calendar(w http.ResponseWriter, r *http.Request) {
 	if y := r.URL.Query().Get("year"); y != "" {
 		year, err := strconv.Atoi(y)
 		if err != nil || year < 1900 || year > store.MaxYear-1 {
-			a.fail(w, r, store.Invalid("year", "%s", v.Lang.T("The year must be a year such as %d, from 1900.", now.Year())))
+			a.fail(w, r, store.Invalid("year", "%s", v.Lang.T("The year must be a year such as %s, from 1900.", strconv.Itoa(now.Year()))))
 			return
 		}
 		a.yearView(w, r, year)

@@ -134,7 +134,7 @@ func (a *App) feelingsPage(w http.ResponseWriter, r *http.Request) {
 	}
 	d.WeeksSVG = weeksSVG(v.Lang, d.Weeks, wideWeeks) + weeksSVG(v.Lang, d.Weeks, narrowWeeks)
 	d.TopSVG = topFeelingsSVG(v.Lang, d.Top)
-	a.render(w, r, http.StatusOK, "feelings", page{Title: "Feelings", Nav: "feelings", Data: d})
+	a.render(w, r, http.StatusOK, "feelings", page{Title: v.Lang.T("Feelings"), Nav: "feelings", Data: d})
 }
 
 // trends counts, for up to trendPatterns accepted patterns of the viewer,

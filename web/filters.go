@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/recur-journal/recur/internal/i18n"
 	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/store"
 )
@@ -24,6 +25,7 @@ type filterForm struct {
 // the list without it.
 type activeFilter struct {
 	Label, Value, Remove string
+	Feeling              bool // Value is a feeling, said in the reader's language
 }
 
 type hiddenValue struct{ Name, Value string }
@@ -52,7 +54,8 @@ func newFilterForm(chosen journal.Filter, choices store.FilterChoices) filterFor
 	ff := filterForm{Choices: choices, Chosen: chosen}
 	all := chosen.Values()
 	for _, field := range []struct{ name, label string }{
-		{"feeling", "Feeling"}, {"pattern", "Pattern"}, {"person", "Person"}, {"place", "Place"}, {"from", "From"}, {"to", "To"},
+		{"feeling", i18n.Key("Feeling")}, {"pattern", i18n.Key("Pattern")}, {"person", i18n.Key("Person")},
+		{"place", i18n.Key("Place")}, {"from", i18n.Key("From")}, {"to", i18n.Key("To")},
 	} {
 		for i, v := range all[field.name] {
 			rest := url.Values{}
@@ -66,7 +69,7 @@ func newFilterForm(chosen journal.Filter, choices store.FilterChoices) filterFor
 					label = name
 				}
 			}
-			ff.Active = append(ff.Active, activeFilter{Label: field.label, Value: label, Remove: "/?" + encodeQuery(rest)})
+			ff.Active = append(ff.Active, activeFilter{Label: field.label, Value: label, Remove: "/?" + encodeQuery(rest), Feeling: field.name == "feeling"})
 			if i > 0 {
 				ff.Extra = append(ff.Extra, hiddenValue{field.name, v})
 			}

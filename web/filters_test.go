@@ -31,7 +31,7 @@ func TestJournalFilters(t *testing.T) {
 	entries := func(a answer) int { return strings.Count(a.body, `data-capture-id="`) }
 
 	feeling := alice.get("/?feeling=anxious")
-	has(t, "GET /?feeling=anxious", feeling, 200, `3 entries.`, `Feeling: anxious`, `<option selected>anxious</option>`, `<option>calm</option>`,
+	has(t, "GET /?feeling=anxious", feeling, 200, `3 entries.`, `Feeling: anxious`, `<option value="anxious" selected>anxious</option>`, `<option value="calm">calm</option>`,
 		`<option value="Lea">`, `<option value="the park">`)
 	if n := entries(feeling); n != 3 || strings.Contains(feeling.body, park) {
 		t.Errorf("the feeling anxious lists %d entries (the park's too: %v), want the three anxious ones", n, strings.Contains(feeling.body, park))

@@ -9,13 +9,10 @@ import (
 	"github.com/recur-journal/recur/store"
 )
 
-// TestLoopToldWhole: a loop's card counts, and its strip marks, the days of
-// every pattern of the loop, not only its lead's; and the loop figure
-// groups one-off wordings under their categories.
-func TestLoopToldWhole(t *testing.T) {
-	now := time.Date(2026, 11, 20, 15, 0, 0, 0, time.UTC)
-	h := newHarnessAt(t, nil, func() time.Time { return now })
-	alice := h.signIn(h.alice)
+// danaLoop writes, on three days before now, Dana's criticism said three
+// ways, the anxiety and the staying late that follow; it returns the three
+// wordings.
+func (h *harness) danaLoop(now time.Time) []string {
 	said := []string{"Dana questioned my estimates", "Dana picked apart my slides", "Dana criticised my report"}
 	for i, trigger := range said {
 		h.write(h.alice, "Dana went at my work and I stayed late.", now.AddDate(0, 0, -8+i),
@@ -23,6 +20,17 @@ func TestLoopToldWhole(t *testing.T) {
 			store.NewTag{Type: store.TagNegativeFeeling, Name: "anxious", FeelingID: "anxious"},
 			store.NewTag{Type: store.TagBadBehaviour, Name: "stayed late", NewCategory: "staying late"})
 	}
+	return said
+}
+
+// TestLoopToldWhole: a loop's card counts, and its strip marks, the days of
+// every pattern of the loop, not only its lead's; and the loop figure
+// groups one-off wordings under their categories.
+func TestLoopToldWhole(t *testing.T) {
+	now := time.Date(2026, 11, 20, 15, 0, 0, 0, time.UTC)
+	h := newHarnessAt(t, nil, func() time.Time { return now })
+	alice := h.signIn(h.alice)
+	said := h.danaLoop(now)
 	// Staying late, anxious, on two more days without Dana.
 	for _, d := range []int{-3, -2} {
 		h.write(h.alice, "I stayed late again.", now.AddDate(0, 0, d),

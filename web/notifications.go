@@ -13,17 +13,45 @@ import (
 // channelKinds are every kind of channel, as the settings page lists them.
 var channelKinds = []string{store.ChannelWebhook, store.ChannelNtfy, store.ChannelMail, store.ChannelWebPush}
 
+// eventWords say each event type as the settings page offers it, after
+// "Tell me when"; the API and webhooks name them by type.
+var eventWords = map[string]string{
+	notify.CaptureProcessed: i18n.Key("an entry was read"),
+	notify.CaptureFailed:    i18n.Key("an entry could not be read"),
+	notify.PatternDetected:  i18n.Key("a pattern shows up"),
+	notify.PatternUrgent:    i18n.Key("a pattern turns urgent"),
+	notify.PatternReopened:  i18n.Key("a pattern comes back"),
+	notify.PatternClosed:    i18n.Key("a pattern goes quiet"),
+	notify.ReviewReady:      i18n.Key("the weekly review is ready"),
+	notify.Reminder:         i18n.Key("it is time to write"),
+}
+
+// kindWords say each kind of channel as the settings page lists it.
+var kindWords = map[string]string{
+	store.ChannelWebhook: i18n.Key("Webhook"), store.ChannelNtfy: "ntfy",
+	store.ChannelMail: i18n.Key("Mail"), store.ChannelWebPush: i18n.Key("Push"),
+}
+
+// wordsFor is words[key], or key where words has none.
+func wordsFor(words map[string]string, key string) string {
+	if w, ok := words[key]; ok {
+		return w
+	}
+	return key
+}
+
 // eventChoice is one checkbox of the events a channel may ask for.
 type eventChoice struct {
-	Name    string
-	Checked bool
+	Name, Words string
+	Checked     bool
 }
 
 // channelRow is a channel as the settings page lists it.
 type channelRow struct {
 	ID, Kind, Where string
-	Events          []string
-	LastState       string // of its latest delivery; empty before any
+	KindWords       string
+	Events          []string // in words
+	LastState       string   // of its latest delivery; empty before any
 	LastError       string
 }
 
@@ -58,7 +86,7 @@ func (a *App) notificationRoutes() {
 func eventChoices(ticked []string) []eventChoice {
 	out := make([]eventChoice, len(notify.EventTypes))
 	for i, e := range notify.EventTypes {
-		out[i] = eventChoice{Name: e, Checked: slices.Contains(ticked, e)}
+		out[i] = eventChoice{Name: e, Words: wordsFor(eventWords, e), Checked: slices.Contains(ticked, e)}
 	}
 	return out
 }
@@ -81,7 +109,10 @@ func (a *App) renderNotifications(w http.ResponseWriter, r *http.Request, status
 		return
 	}
 	for _, c := range list {
-		row := channelRow{ID: c.ID, Kind: c.Kind, Where: c.URL, Events: c.Events}
+		row := channelRow{ID: c.ID, Kind: c.Kind, KindWords: wordsFor(kindWords, c.Kind), Where: c.URL}
+		for _, e := range c.Events {
+			row.Events = append(row.Events, wordsFor(eventWords, e))
+		}
 		switch c.Kind {
 		case store.ChannelMail:
 			row.Where = v.User.Email

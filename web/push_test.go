@@ -64,7 +64,7 @@ func TestPushOnThisDevice(t *testing.T) {
 	}
 	page = alice.get("/settings/notifications?done=push").body
 	row := regexp.MustCompile(`data-channel-id="([^"]+)" data-kind="webpush"`).FindStringSubmatch(page)
-	if row == nil || !strings.Contains(page, "webpush: <span class=\"mono\">93.184.215.14</span>") || !strings.Contains(page, "Notifications are on for this device.") {
+	if row == nil || !strings.Contains(page, "Push: <span class=\"mono\">93.184.215.14</span>") || !strings.Contains(page, "Notifications are on for this device.") {
 		t.Fatalf("the subscription is not listed:\n%s", page)
 	}
 	if a := bob.post("/settings/notifications/"+row[1]+"/test", nil); a.status != 404 {

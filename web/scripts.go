@@ -13,7 +13,7 @@ var scriptKeys = []string{
 	i18n.Key("Waiting to be read"), i18n.Key("Being read"), i18n.Key("Read"), i18n.Key("Could not be read"),
 	i18n.Key("This entry could not be read: the model kept answering with something unusable. Your text is kept."),
 	i18n.Key("Try again"), i18n.Key("Read: show what was found"), i18n.Key("This entry has been read."),
-	i18n.Key("Show what was found"), i18n.Key("A pattern showed up: %s."), i18n.Key("See it"),
+	i18n.Key("Show what was found"), i18n.Key("A pattern showed up: %s."), i18n.Key("A pattern showed up."), i18n.Key("See it"),
 	i18n.Key("Copied"), i18n.Key("Press Ctrl+C to copy"),
 	i18n.Key("Done: %[2]d of %[1]d entries read."), i18n.Key("%d could not be read."),
 	i18n.Key("%[2]d of %[1]d entries read, %[3]d waiting."),
@@ -27,7 +27,7 @@ var scriptKeys = []string{
 	i18n.Key("Notifications are blocked for Recur in this browser; allow them in its site settings and try again."),
 	i18n.Key("Notifications are blocked for Recur in this browser; allow them in its site settings first."),
 	i18n.Key("The server answered %d."), i18n.Key("This browser could not subscribe: %s"),
-	i18n.Key("Discard"), i18n.Key("Your unsaved text is back."),
+	i18n.Key("Discard"), i18n.Key("Your unsaved text is back."), i18n.Key("The server refused the entry (%d)."),
 }
 
 // scriptMessages is the JSON the layout puts on <html data-messages>.

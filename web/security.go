@@ -129,7 +129,7 @@ func (a *App) security(w http.ResponseWriter, r *http.Request) {
 			d.Notice, d.Form, d.Open = i18n.Key("Confirmed for 15 minutes: press Delete my account for good to delete it."), "delete", "delete"
 		}
 	case "two-factor-off":
-		d.Notice, d.Form = "Two-factor sign-in is off.", "two-factor"
+		d.Notice, d.Form = i18n.Key("Two-factor sign-in is off."), "two-factor"
 	case "signed-out":
 		d.Notice, d.Form = i18n.Key("Every other browser is signed out."), "sessions"
 	case "session":
@@ -276,7 +276,7 @@ func (a *App) confirmTwoFactor(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.renderSecurity(w, r, http.StatusOK, securityData{Recovery: codes, Form: "two-factor",
-		Notice: "Two-factor sign-in is on."})
+		Notice: i18n.Key("Two-factor sign-in is on.")})
 }
 
 func (a *App) newRecoveryCodes(w http.ResponseWriter, r *http.Request) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -70,7 +71,9 @@ var (
 // situations that link its two ends; once wide and once narrow, for the
 // style sheet to show the one that fits. Triggers and behaviours are
 // grouped under their categories, so that one-off wordings of the same
-// thing make one node, whose title lists them.
+// thing make one node, whose title lists them (for an English reader; any
+// other reads how many situations the node holds, see flowsNamed for the
+// groups' names).
 func flowsSVG(loc *i18n.Locale, flows []store.Flow) template.HTML {
 	return flowsIn(loc, flows, wideFlows) + flowsIn(loc, flows, narrowFlows)
 }
@@ -122,13 +125,19 @@ func flowsIn(loc *i18n.Locale, flows []store.Flow, lay flowLayout) template.HTML
 		return group
 	}
 	links := [2]map[link]int{{}, {}}
+	through := [3]map[string]int{{}, {}, {}} // situations a node is in
 	for _, f := range flows {
 		trigger := add(0, f.TriggerCategory, f.Trigger)
 		feeling := add(1, "", f.Feeling)
 		behaviour := add(2, f.BehaviourCategory, f.Behaviour)
 		links[0][link{trigger, feeling}]++
 		links[1][link{feeling, behaviour}]++
+		through[0][trigger]++
+		through[2][behaviour]++
 	}
+	// The wordings a group gathers are the analysis's, in English: a
+	// reader of another language is told how many situations it holds.
+	wordings := loc.Lang == i18n.Default
 	colW, nodeW, nodeH, gap, top := lay.colW, lay.nodeW, lay.nodeH, lay.gap, lay.top
 	rows := max(len(cols[0]), len(cols[1]), len(cols[2]))
 	width, height := 2*colW+nodeW, top+rows*(nodeH+gap)
@@ -181,8 +190,10 @@ func flowsIn(loc *i18n.Locale, flows []store.Flow, lay flowLayout) template.HTML
 				fmt.Fprintf(&b, `<tspan x="%d" dy="%d">%s</tspan>`, c*colW+8, min(i, 1)*16, esc(l))
 			}
 			title := said(c, name)
-			if group := items[c][name]; len(group) > 1 || group[0] != name {
+			if group := items[c][name]; wordings && (len(group) > 1 || group[0] != name) {
 				title += ": " + strings.Join(group, "; ")
+			} else if !wordings && c != 1 {
+				title += ": " + loc.T("%d situations", through[c][name])
 			}
 			fmt.Fprintf(&b, `<title>%s</title></text></g>`, esc(title))
 		}
@@ -203,7 +214,7 @@ func yearSVG(loc *i18n.Locale, year int, mood map[string]journal.Day, written ma
 	weeks := (lead + int(days) + 6) / 7
 	w, h := left+weeks*(cell+gap), top+7*(cell+gap)
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="year" viewBox="0 0 %d %d" role="img" aria-label="%s">`, w, h, esc(loc.T("Each day of %d, coloured by how pleasant its feelings were", year)))
+	fmt.Fprintf(&b, `<svg class="year" viewBox="0 0 %d %d" role="img" aria-label="%s">`, w, h, esc(loc.T("Each day of %s, coloured by how pleasant its feelings were", strconv.Itoa(year))))
 	for m := time.January; m <= time.December; m++ {
 		i := lead + time.Date(year, m, 1, 12, 0, 0, 0, time.UTC).YearDay() - 1
 		fmt.Fprintf(&b, `<text class="month-name" x="%d" y="10">%s</text>`, left+(i+6)/7*(cell+gap), esc(loc.MonthShort(m)))
@@ -241,7 +252,7 @@ func yearMonthsSVG(loc *i18n.Locale, year int, mood map[string]journal.Day, writ
 	monthH := head + 6*(cell+gap) + 6
 	w, h := perRow*monthW, (n+perRow-1)/perRow*monthH
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="year months" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-label="%s">`, w, h, w, h, esc(loc.T("Each day of %d from %s, coloured by how pleasant its feelings were", year, loc.Month(from))))
+	fmt.Fprintf(&b, `<svg class="year months" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-label="%s">`, w, h, w, h, esc(loc.T("Each day of %s from %s, coloured by how pleasant its feelings were", strconv.Itoa(year), loc.Month(from))))
 	for i := range n {
 		m := from + time.Month(i)
 		x0, y0 := i%perRow*monthW, i/perRow*monthH

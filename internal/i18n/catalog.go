@@ -62,6 +62,7 @@ type cat struct {
 	dates   map[string]*dateTable
 	plurals map[string]bool
 	keys    map[string]bool // every key some catalogue translates
+	forms   []sentenceForm  // the keys with arguments, to read sentences back
 	english *File
 	files   map[string]*File
 	made    sync.Map // tag -> *Locale, see For
@@ -140,6 +141,19 @@ func build() (*cat, error) {
 		tags[i] = language.Make(l)
 	}
 	c.matcher = language.NewMatcher(tags)
+	// A sentence is made from its key, or from the English form of a key
+	// with plural forms ("in 1 second").
+	madeFrom := map[string]string{}
+	for key := range c.keys {
+		madeFrom[key] = key
+	}
+	for key := range c.plurals {
+		madeFrom[key] = key
+		for _, form := range c.english.Plurals[key] {
+			madeFrom[form] = key
+		}
+	}
+	c.forms = sentenceForms(madeFrom)
 	return c, nil
 }
 
@@ -171,7 +185,7 @@ func (c *cat) locale(t language.Tag) *Locale {
 		lang, t = Default, language.Make(Default)
 	}
 	return &Locale{Tag: t, Lang: lang, printer: message.NewPrinter(language.Make(lang), message.Catalog(c.builder)),
-		dates: c.dates[lang], plurals: c.plurals, keys: c.keys, file: c.files[lang], english: c.english, first: firstWeekday(t, c.dates[lang].first)}
+		dates: c.dates[lang], plurals: c.plurals, keys: c.keys, forms: c.forms, file: c.files[lang], english: c.english, first: firstWeekday(t, c.dates[lang].first)}
 }
 
 // Name is a language's name in itself, from its catalogue file.

@@ -21,6 +21,14 @@ import (
 // speak from the catalogue, from this package's folder.
 var speaking = []string{"../../web", "../../account", "../../notify", "../../mail", "../../server"}
 
+// The packages whose refusals (store.Invalid) reach people, and the files
+// among them whose refusals are about an import's or the model's own
+// records rather than what a person typed, which stay English.
+var (
+	refusing    = []string{"../../store", "../../journal", "../../notify", "../../web"}
+	notRefusing = map[string]bool{"restore.go": true, "restoreids.go": true, "queue.go": true, "categoryname.go": true}
+)
+
 var templateKey = regexp.MustCompile(`[({]-?\s*(?:t|th)\s+("(?:[^"\\]|\\.)*")`)
 
 // usedKeys finds every key the code says: {{t "..."}} and {{th "..."}} in
@@ -43,7 +51,7 @@ func usedKeys(t *testing.T) map[string]string {
 		}
 	}
 	fset := token.NewFileSet()
-	for _, dir := range speaking {
+	for _, dir := range append(slices.Clone(speaking), refusing...) {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		for _, p := range files {
 			if strings.HasSuffix(p, "_test.go") {
@@ -58,8 +66,12 @@ func usedKeys(t *testing.T) map[string]string {
 				if !ok || len(call.Args) == 0 {
 					return true
 				}
+				if format, ok := refusal(call); ok && !notRefusing[filepath.Base(p)] {
+					keys[format] = fset.Position(call.Pos()).String()
+					return true
+				}
 				sel, ok := call.Fun.(*ast.SelectorExpr)
-				if !ok || (sel.Sel.Name != "T" && sel.Sel.Name != "Key") {
+				if !ok || (sel.Sel.Name != "T" && sel.Sel.Name != "Key") || !slices.Contains(speaking, dir) {
 					return true
 				}
 				if lit, ok := call.Args[0].(*ast.BasicLit); ok && lit.Kind == token.STRING {
@@ -74,6 +86,28 @@ func usedKeys(t *testing.T) map[string]string {
 		t.Fatalf("found only %d keys: is the search looking in the right places?", len(keys))
 	}
 	return keys
+}
+
+// refusal is the format of a call Invalid(field, "...", ...): a refusal a
+// person reads, which Locale.Sentence says in their language (reading a
+// number or a name back into it), and so must be in the catalogue.
+func refusal(call *ast.CallExpr) (string, bool) {
+	name := ""
+	switch f := call.Fun.(type) {
+	case *ast.Ident:
+		name = f.Name
+	case *ast.SelectorExpr:
+		name = f.Sel.Name
+	}
+	if (name != "Invalid" && name != "invalid") || len(call.Args) < 2 {
+		return "", false
+	}
+	lit, ok := call.Args[1].(*ast.BasicLit)
+	if !ok || lit.Kind != token.STRING {
+		return "", false
+	}
+	format, _ := strconv.Unquote(lit.Value)
+	return format, !strings.HasPrefix(format, "%") && !strings.Contains(format, "%q")
 }
 
 func readAll(t *testing.T) map[string]*i18n.File {

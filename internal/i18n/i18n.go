@@ -46,6 +46,7 @@ type Locale struct {
 	dates   *dateTable
 	plurals map[string]bool // keys with plural forms
 	keys    map[string]bool // keys some catalogue translates
+	forms   []sentenceForm  // keys with arguments, see Sentence
 	file    *File           // the language's catalogue file
 	english *File
 	pseudo  bool
@@ -113,12 +114,22 @@ func (l *Locale) T(key string, args ...any) string {
 
 // Sentence translates a finished sentence that comes from elsewhere, such
 // as an error's message: one the catalogue knows is said in the locale's
-// language, any other is returned as it is (it may hold a %).
+// language, and so is one made with fmt from a key with arguments ("The
+// text may not be longer than 10000 characters."), its numbers in the
+// locale's form (English keeps it as made); any other is returned as it
+// is (it may hold a %).
 func (l *Locale) Sentence(s string) string {
-	if !l.keys[s] {
+	if l.keys[s] || l.plurals[s] {
+		return l.T(s)
+	}
+	// English says it as it was made.
+	if l.Lang == Default {
 		return s
 	}
-	return l.T(s)
+	if key, args, ok := readBack(l.forms, s); ok {
+		return l.T(key, args...)
+	}
+	return s
 }
 
 // Messages are the translations of keys, unformatted, for a script to

@@ -117,3 +117,25 @@ func TestNumber(t *testing.T) {
 		}
 	}
 }
+
+// A sentence made with fmt from a key with arguments is read back and said
+// in the locale's language, its numbers in the locale's form; English
+// keeps it as made, and a sentence of no key stays as it is.
+func TestSentenceReadsBackFormattedKeys(t *testing.T) {
+	t.Parallel()
+	made := "The text may not be longer than 10000 characters; it has 10001. Split it into several entries."
+	for _, c := range []struct{ tag, in, want string }{
+		{"de", made, "Der Text darf höchstens 10.000 Zeichen lang sein; er hat 10.001. Teil ihn auf mehrere Einträge auf."},
+		{"fr", "The limit may not be greater than 100.", "Le champ limit ne peut pas dépasser 100."},
+		{"en", made, made},
+		{"de", "Nothing the catalogue holds: 100%.", "Nothing the catalogue holds: 100%."},
+		{"es", "The year must be between 1900 and 9999.", "El año debe estar entre 1900 y 9999."},
+		{"de", "Too many attempts. Try again in 1 second.", "Zu viele Versuche. Versuch es in 1 Sekunde wieder."},
+		{"fr", "The server is busy checking other passwords. Try again in 2 seconds.", "Le serveur est occupé à vérifier d’autres mots de passe. Réessaie dans 2 secondes."},
+		{"pt", "Too many wrong passwords for this account: try again after 14:05 UTC.", "Senhas erradas demais para esta conta: tente de novo depois das 14:05 UTC."},
+	} {
+		if got := For(c.tag).Sentence(c.in); got != c.want {
+			t.Errorf("For(%q).Sentence(%q) = %q, want %q", c.tag, c.in, got, c.want)
+		}
+	}
+}

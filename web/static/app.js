@@ -132,6 +132,7 @@ function remember(id, status, updatedAt) {
 // Live updates only for a signed-in page whose browser can listen.
 if (document.querySelector("header form.signout") && "EventSource" in window) {
   const events = new EventSource(`${base}/api/captures/events`);
+  const english = (document.documentElement.lang || "en").split("-")[0] === "en";
   events.addEventListener("capture", (e) => {
     try {
       const { id, status, updated_at: updatedAt } = JSON.parse(e.data);
@@ -146,8 +147,12 @@ if (document.querySelector("header form.signout") && "EventSource" in window) {
   events.addEventListener("pattern", (e) => {
     try {
       const { id, name, state } = JSON.parse(e.data);
+      // The stream names a pattern in English, as analysed; a page in
+      // another language says the news without it (the link shows the
+      // pattern by its name in the page's language).
       if (id && name && state === "open") {
-        showNews(null, t("A pattern showed up: %s.", name), `${base}/patterns/${encodeURIComponent(id)}`, t("See it"));
+        const news = english ? t("A pattern showed up: %s.", name) : t("A pattern showed up.");
+        showNews(null, news, `${base}/patterns/${encodeURIComponent(id)}`, t("See it"));
       }
     } catch {
       // A message that is not JSON is no pattern.
@@ -257,8 +262,10 @@ async function listWaiting() {
     li.dataset.status = e.refused ? "refused" : "waiting";
     const meta = document.createElement("p");
     meta.className = "meta status";
+    // refused is the server's sentence, or its status when it gave none.
+    const why = typeof e.refused === "number" ? t("The server refused the entry (%d).", e.refused) : e.refused;
     meta.textContent = e.refused
-      ? t("Not saved: %s It is kept on this device only: copy the text, write the entry again, then remove it here.", e.refused)
+      ? t("Not saved: %s It is kept on this device only: copy the text, write the entry again, then remove it here.", why)
       : t("Waiting to send: kept on this device until the connection is back");
     const text = document.createElement("p");
     text.className = "text";

@@ -62,14 +62,23 @@
     }
   }
 
-  // setUser remembers who is signed in on the page.
-  function setUser(user) {
-    return run("readwrite", (s) => s.put(user, "user"), device);
+  // setUser remembers who is signed in on the page and, when the page
+  // names it, the language it speaks: the server's refusals of an entry
+  // sent later, by the worker too, are asked for in it.
+  async function setUser(user, lang) {
+    await run("readwrite", (s) => s.put(user, "user"), device);
+    if (lang) await run("readwrite", (s) => s.put(lang, "lang"), device);
   }
 
   // forget forgets who was signed in: nobody is.
   function forget() {
     return run("readwrite", (s) => s.delete("user"), device);
+  }
+
+  // lang is the language of the pages the signed-in person reads.
+  async function lang() {
+    if (typeof document !== "undefined" && document.body?.dataset.user) return document.documentElement.lang;
+    return (await run("readonly", (s) => s.get("lang"), device).catch(() => "")) || "";
   }
 
   // deviceUser is who the pages last saw signed in, or "".
@@ -141,8 +150,9 @@
   // in another's journal. An entry stays when it cannot be sent (no
   // connection, signed out); it is tried again at the next chance. An
   // entry the server refuses (400, 413 or 422: the entry itself is at
-  // fault) stays too, with the server's sentence in refused: it is not
-  // sent again, and the entries after it are.
+  // fault) stays too, with the server's sentence in refused (or, when it
+  // gave none, its status, for the page to say in words): it is not sent
+  // again, and the entries after it are.
   async function sendAll() {
     let sent = 0;
     // Nothing kept, nothing to ask: the question of who is signed in is
@@ -152,6 +162,9 @@
     const user = await signedIn();
     if (!user) return 0;
     const entries = (await all(user)).sort((a, b) => (a.id < b.id ? -1 : 1));
+    const headers = { "Content-Type": "application/json", Accept: "application/json" };
+    const said = await lang();
+    if (said) headers["Accept-Language"] = said;
     for (const { id, refused } of entries) {
       if (refused) continue;
       const e = await claim(user, id);
@@ -161,7 +174,7 @@
         res = await fetch(`${base}/api/captures`, {
           method: "POST",
           credentials: "same-origin",
-          headers: { "Content-Type": "application/json", Accept: "application/json" },
+          headers,
           body: JSON.stringify({ text: e.text, occurred_at: e.occurred_at }),
         });
       } catch {
@@ -171,7 +184,7 @@
         await run("readwrite", (s) => s.delete([user, id]));
         sent++;
       } else if (res && [400, 413, 422].includes(res.status)) {
-        const why = await refusal(res);
+        const why = (await refusal(res)) || res.status;
         await run("readwrite", (s) => s.put({ ...e, sending: 0, refused: why }));
       } else {
         await run("readwrite", (s) => s.put({ ...e, sending: 0 }));
@@ -182,11 +195,11 @@
   }
 
   // refusal is the sentence of an answer refusing an entry: the first
-  // under errors, else its message.
+  // under errors, else its message, else "".
   async function refusal(res) {
     const body = await res.json().catch(() => ({}));
     const first = Object.values(body.errors || {}).flat()[0];
-    return String(first || body.message || `The server refused the entry (${res.status}).`);
+    return String(first || body.message || "");
   }
 
   // remove drops an entry kept for user, once its text is safe elsewhere.

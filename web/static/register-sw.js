@@ -7,4 +7,9 @@ if ("serviceWorker" in navigator) {
     // No worker (a private window, an old browser): entries written
     // offline are still kept by the page itself (app.js).
   });
+  // The worker keeps the offline page in the language of the pages last
+  // seen (the signed-in person's, which the browser's may not be).
+  if (!document.querySelector("[data-offline]")) {
+    navigator.serviceWorker.ready.then((r) => r.active?.postMessage({ offlineLang: document.documentElement.lang })).catch(() => {});
+  }
 }

@@ -11,7 +11,7 @@ importScripts(`${base}/static/outbox.js`);
 
 // Every script a page loads is in the shell: one missing would fail to load
 // on the offline page, and on any page whose request for it is cut short.
-const cacheName = "recur-shell-v6";
+const cacheName = "recur-shell-v7";
 const shell = ["/offline", "/static/style.css", "/static/app.js", "/static/outbox.js", "/static/viewer.js", "/static/draft.js", "/static/i18n.js", "/static/register-sw.js", "/static/push.js", "/static/icon.svg"];
 
 self.addEventListener("install", (e) => {
@@ -77,6 +77,20 @@ async function tell() {
 
 self.addEventListener("sync", (e) => {
   if (e.tag === "outbox") e.waitUntil(self.recurOutbox.sendAll().finally(tell));
+});
+
+// A page says its language: the offline page is kept in it, fetched again
+// when it changes, so that it speaks as the pages do.
+let offlineLang = "";
+self.addEventListener("message", (e) => {
+  const lang = e.data?.offlineLang;
+  if (typeof lang !== "string" || !lang || lang === offlineLang) return;
+  e.waitUntil((async () => {
+    const res = await fetch(`${base}/offline`, { headers: { "Accept-Language": lang } });
+    if (!res.ok) return;
+    await (await caches.open(cacheName)).put(`${base}/offline`, res);
+    offlineLang = lang;
+  })().catch(() => {}));
 });
 
 // A push message (Web Push, from the server's notifier) is shown as a

@@ -19,7 +19,7 @@ export async function viewer() {
   const user = document.body.dataset.user || "";
   if (!outbox) return user;
   if (user) {
-    await outbox.setUser(user).catch(() => {});
+    await outbox.setUser(user, document.documentElement.lang).catch(() => {});
     return user;
   }
   if (!document.querySelector("[data-offline]")) {
