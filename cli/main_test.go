@@ -20,12 +20,15 @@ import (
 	"github.com/recur-journal/recur/pipeline/fakeollama"
 	"github.com/recur-journal/recur/pipeline/scripted"
 	"github.com/recur-journal/recur/server/openapitest"
+	"github.com/recur-journal/recur/store/storetest"
 )
 
 // TestMain runs the tests from the repository's root, where the command
 // runs from a clone: the fixtures (importer/testdata, pipeline/testdata,
-// config.example.toml) are named as the README names them.
+// config.example.toml) are named as the README names them. Passwords are
+// hashed cheaply: these tests are about the commands, not the hash.
 func TestMain(m *testing.M) {
+	storetest.CheapPasswords()
 	if err := os.Chdir(".."); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

@@ -37,6 +37,7 @@ const navOnOneRow = `(() => {
 // word), its calendar starts on its first day, and no script fails.
 // RECUR_SCREENSHOTS=DIR keeps a phone-sized screenshot of each.
 func TestBrowserLanguages(t *testing.T) {
+	t.Parallel()
 	s := newBrowserSession(t)
 	u := s.signIn("languages@example.com")
 	writeThreeDays(s)

@@ -19,6 +19,7 @@ import (
 // them on for this device, and the service worker shows a push message
 // the server sent as a notification that leads to its page.
 func TestBrowserPushNotification(t *testing.T) {
+	t.Parallel()
 	s := newBrowserSession(t)
 	s.signIn("push@example.com")
 	s.run(browser.GrantPermissions([]browser.PermissionType{browser.PermissionTypeNotifications}).WithOrigin(s.base).WithBrowserContextID(browserContext(s.ctx)))

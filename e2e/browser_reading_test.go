@@ -16,6 +16,7 @@ import (
 // own page show its feelings and the pattern it belongs to, inside the
 // entry, on a phone without sideways scrolling.
 func TestBrowserEntriesShowFindings(t *testing.T) {
+	t.Parallel()
 	needChromium(t)
 	gate := &modelGate{}
 	base, m, _, mails := browserApp(t, gate)
@@ -98,6 +99,7 @@ func writeThreeDays(s *browserSession) {
 // patterns, a pattern's loop, the year, the month and the settings fit a
 // phone without sideways scrolling.
 func TestBrowserPatternsReadRight(t *testing.T) {
+	t.Parallel()
 	s := newBrowserSession(t)
 	s.signIn("patterns@example.com")
 	writeThreeDays(s)

@@ -12,6 +12,7 @@ import (
 // form picks a pattern, and a word form finds the entries; all on a phone
 // without sideways scrolling.
 func TestBrowserSearchFilters(t *testing.T) {
+	t.Parallel()
 	s := newBrowserSession(t)
 	s.signIn("filters@example.com")
 	writeThreeDays(s)

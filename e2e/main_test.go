@@ -12,6 +12,8 @@ import (
 	"runtime"
 	"strconv"
 	"testing"
+
+	"github.com/recur-journal/recur/store/storetest"
 )
 
 // TestMain runs the tests from the repository's root, where the Dockerfile,
@@ -21,8 +23,10 @@ import (
 // These tests spend most of their time waiting on other processes
 // (chromium's pages, podman, goreleaser's builds), not computing: unless
 // -parallel is given, twice as many run at once as go test's default (the
-// number of CPUs).
+// number of CPUs). Passwords are hashed cheaply: these tests are about
+// signing in, not the hash (store's tests hold it).
 func TestMain(m *testing.M) {
+	storetest.CheapPasswords()
 	if err := os.Chdir(".."); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

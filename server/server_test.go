@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,6 +19,13 @@ import (
 	"github.com/recur-journal/recur/store/storetest"
 	"github.com/recur-journal/recur/web"
 )
+
+// TestMain hashes the tests' passwords cheaply: these tests are about the
+// API's sign-in, not the hash, which store's tests hold.
+func TestMain(m *testing.M) {
+	storetest.CheapPasswords()
+	os.Exit(m.Run())
+}
 
 // harness is a running API over a real SQLite file, with two users.
 type harness struct {

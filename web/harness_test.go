@@ -9,6 +9,7 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -23,6 +24,13 @@ import (
 	"github.com/recur-journal/recur/store/storetest"
 	"github.com/recur-journal/recur/web"
 )
+
+// TestMain hashes the tests' passwords cheaply: the pages' sign-in is
+// tested here, the hash in store.
+func TestMain(m *testing.M) {
+	storetest.CheapPasswords()
+	os.Exit(m.Run())
+}
 
 // harness is the API server with the web app mounted, over a real SQLite
 // file, with two users.
