@@ -24,16 +24,6 @@ type Message struct {
 // Describe tells the event whose JSON body is body in English words.
 func Describe(body []byte) Message { return DescribeIn(i18n.For(i18n.Default), body) }
 
-// locale is the language of the user's app_locale, which their
-// notifications speak; English when it cannot be read.
-func (n *Notifier) locale(ctx context.Context, userID string) *i18n.Locale {
-	tag, err := n.opts.Store.SettingValue(ctx, userID, store.SettingAppLocale)
-	if err != nil {
-		tag = i18n.Default
-	}
-	return i18n.For(tag)
-}
-
 // NameWait is how long a notice about a pattern, other than a webhook's,
 // waits for the pattern's name in the addressee's language: the pipeline
 // writes it after the detection that sent the notice. NameRetry is how
@@ -65,6 +55,11 @@ func (n *Notifier) localName(ctx context.Context, userID, id string) (name strin
 	if err != nil {
 		return "", false, err
 	}
+	return n.nameIn(ctx, userID, tag, id)
+}
+
+// nameIn is localName for a reader of app_locale tag.
+func (n *Notifier) nameIn(ctx context.Context, userID, tag, id string) (name string, foreign bool, err error) {
 	if t, err := language.Parse(tag); err != nil {
 		return "", false, nil
 	} else if base, _ := t.Base(); base.String() == i18n.Default {
@@ -97,26 +92,32 @@ func minTime(a, b time.Time) time.Time {
 	return b
 }
 
-// localBody is the delivery's body for the addressee's eyes: a pattern's
-// name becomes its name in their app_locale where the pipeline has written
-// one, and none at all where it has not, so that no English name reaches
-// a reader of another language (webhooks keep the body as stored). It
-// returns body on any failure.
-func (n *Notifier) localBody(ctx context.Context, userID string, body []byte) []byte {
+// localized is the language of the user's app_locale, which their
+// notifications speak (English when it cannot be read), and body for
+// their eyes: a pattern's name becomes its name in that language where the
+// pipeline has written one, and none at all where it has not, so that no
+// English name reaches a reader of another language (webhooks keep the
+// body as stored). The body stays as it is on any failure.
+func (n *Notifier) localized(ctx context.Context, userID string, body []byte) (*i18n.Locale, []byte) {
+	tag, err := n.opts.Store.SettingValue(ctx, userID, store.SettingAppLocale)
+	if err != nil {
+		return i18n.For(i18n.Default), body
+	}
+	loc := i18n.For(tag)
 	id, ev := patternOf(body)
 	if id == "" {
-		return body
+		return loc, body
 	}
-	name, foreign, err := n.localName(ctx, userID, id)
+	name, foreign, err := n.nameIn(ctx, userID, tag, id)
 	if err != nil || !foreign {
-		return body
+		return loc, body
 	}
 	ev["data"].(map[string]any)["name"] = name
 	out, err := json.Marshal(ev)
 	if err != nil {
-		return body
+		return loc, body
 	}
-	return out
+	return loc, out
 }
 
 // DescribeIn tells the event whose JSON body is body in loc's words: the

@@ -186,7 +186,7 @@ func (n *Notifier) sendFCM(ctx context.Context, d *store.Delivery) (int, error) 
 	if err != nil {
 		return 0, err
 	}
-	msg, urgent := pushMessage(n.locale(ctx, d.UserID), n.localBody(ctx, d.UserID, []byte(d.Body))), Describe([]byte(d.Body)).Urgent
+	msg, urgent := pushMessage(n.localized(ctx, d.UserID, []byte(d.Body))), Describe([]byte(d.Body)).Urgent
 	status, last, sent, gone := 0, errors.New("no push tokens are registered"), 0, 0
 	for _, t := range tokens {
 		s, err := n.opts.FCM.send(ctx, n.opts.Now(), t.Token, msg, urgent)

@@ -185,7 +185,7 @@ func (n *Notifier) sendPush(ctx context.Context, d *store.Delivery) (int, error)
 	if err != nil {
 		return 0, err
 	}
-	msg := pushMessage(n.locale(ctx, d.UserID), n.localBody(ctx, d.UserID, []byte(d.Body)))
+	msg := pushMessage(n.localized(ctx, d.UserID, []byte(d.Body)))
 	payload, _ := json.Marshal(msg)
 	urgency := webpush.UrgencyNormal
 	if Describe([]byte(d.Body)).Urgent {

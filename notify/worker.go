@@ -117,7 +117,7 @@ func (n *Notifier) send(ctx context.Context, d *store.Delivery) (int, error) {
 		req.Header.Set(SignatureHeader, Sign(d.Secret, n.opts.Now(), body))
 		return n.do(req)
 	case store.ChannelNtfy:
-		msg := DescribeIn(n.locale(ctx, d.UserID), n.localBody(ctx, d.UserID, body))
+		msg := DescribeIn(n.localized(ctx, d.UserID, body))
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.URL, strings.NewReader(msg.Text))
 		if err != nil {
 			return 0, err
@@ -139,7 +139,7 @@ func (n *Notifier) send(ctx context.Context, d *store.Delivery) (int, error) {
 		if n.opts.Mailer == nil {
 			return 0, errors.New("this server sends no mail")
 		}
-		msg := DescribeIn(n.locale(ctx, d.UserID), n.localBody(ctx, d.UserID, body))
+		msg := DescribeIn(n.localized(ctx, d.UserID, body))
 		return 0, n.opts.Mailer.SendMail(ctx, Mail{To: d.Email, Subject: msg.Title, Text: msg.Text + "\n",
 			HTML: "<p>" + html.EscapeString(msg.Text) + "</p>\n"})
 	}
