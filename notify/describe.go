@@ -47,18 +47,9 @@ func patternOf(body []byte) (id string, ev map[string]any) {
 	return id, ev
 }
 
-// localName is the name of the user's pattern id in their app_locale, or
-// "" when the pipeline has written none yet; foreign is whether they read
-// another language than English, and so need one.
-func (n *Notifier) localName(ctx context.Context, userID, id string) (name string, foreign bool, err error) {
-	tag, err := n.opts.Store.SettingValue(ctx, userID, store.SettingAppLocale)
-	if err != nil {
-		return "", false, err
-	}
-	return n.nameIn(ctx, userID, tag, id)
-}
-
-// nameIn is localName for a reader of app_locale tag.
+// nameIn is the name of the user's pattern id in app_locale tag, or ""
+// when the pipeline has written none yet; foreign is whether tag is
+// another language than English, and so needs one.
 func (n *Notifier) nameIn(ctx context.Context, userID, tag, id string) (name string, foreign bool, err error) {
 	if t, err := language.Parse(tag); err != nil {
 		return "", false, nil
@@ -69,17 +60,13 @@ func (n *Notifier) nameIn(ctx context.Context, userID, tag, id string) (name str
 	return names[id], true, err
 }
 
-// awaitName is when a delivery about a pattern should be tried again for
-// the pattern's name in the addressee's language, or zero when it goes
-// now: it has the name, needs none, or has waited NameWait.
-func (n *Notifier) awaitName(ctx context.Context, d *store.Delivery) time.Time {
-	id, _ := patternOf([]byte(d.Body))
-	if id == "" || d.Kind == store.ChannelWebhook {
-		return time.Time{}
-	}
-	name, foreign, err := n.localName(ctx, d.UserID, id)
+// awaitName is when a delivery about a pattern not yet named in its
+// addressee's language (unnamed) should be tried again for the name, or
+// zero when it goes now: it has the name, needs none, or has waited
+// NameWait.
+func (n *Notifier) awaitName(d *store.Delivery, unnamed bool) time.Time {
 	now, until := n.opts.Now(), d.CreatedAt.Add(NameWait)
-	if err != nil || !foreign || name != "" || !now.Before(until) {
+	if !unnamed || !now.Before(until) {
 		return time.Time{}
 	}
 	return minTime(now.Add(NameRetry), until)
@@ -92,32 +79,36 @@ func minTime(a, b time.Time) time.Time {
 	return b
 }
 
-// localized is the language of the user's app_locale, which their
-// notifications speak (English when it cannot be read), and body for
+// localized is the language of d's user's app_locale, which their
+// notifications speak (English when it cannot be read), and d's body for
 // their eyes: a pattern's name becomes its name in that language where the
-// pipeline has written one, and none at all where it has not, so that no
-// English name reaches a reader of another language (webhooks keep the
-// body as stored). The body stays as it is on any failure.
-func (n *Notifier) localized(ctx context.Context, userID string, body []byte) (*i18n.Locale, []byte) {
-	tag, err := n.opts.Store.SettingValue(ctx, userID, store.SettingAppLocale)
-	if err != nil {
-		return i18n.For(i18n.Default), body
+// pipeline has written one, and none at all where it has not (unnamed), so
+// that no English name reaches a reader of another language. The body
+// stays as stored on any failure, and for a webhook.
+func (n *Notifier) localized(ctx context.Context, d *store.Delivery) (loc *i18n.Locale, body []byte, unnamed bool) {
+	body = []byte(d.Body)
+	if d.Kind == store.ChannelWebhook {
+		return i18n.For(i18n.Default), body, false
 	}
-	loc := i18n.For(tag)
+	tag, err := n.opts.Store.SettingValue(ctx, d.UserID, store.SettingAppLocale)
+	if err != nil {
+		return i18n.For(i18n.Default), body, false
+	}
+	loc = i18n.For(tag)
 	id, ev := patternOf(body)
 	if id == "" {
-		return loc, body
+		return loc, body, false
 	}
-	name, foreign, err := n.nameIn(ctx, userID, tag, id)
+	name, foreign, err := n.nameIn(ctx, d.UserID, tag, id)
 	if err != nil || !foreign {
-		return loc, body
+		return loc, body, false
 	}
 	ev["data"].(map[string]any)["name"] = name
 	out, err := json.Marshal(ev)
 	if err != nil {
-		return loc, body
+		return loc, body, false
 	}
-	return loc, out
+	return loc, out, name == ""
 }
 
 // DescribeIn tells the event whose JSON body is body in loc's words: the

@@ -180,12 +180,11 @@ func pushMessage(loc *i18n.Locale, body []byte) PushMessage {
 // posts it to its push service, signed with the server's VAPID key (RFC
 // 8292), through the client that refuses internal addresses. A
 // subscription the push service says is gone (404, 410) is removed.
-func (n *Notifier) sendPush(ctx context.Context, d *store.Delivery) (int, error) {
+func (n *Notifier) sendPush(ctx context.Context, d *store.Delivery, msg PushMessage) (int, error) {
 	keys, err := n.vapid.get()
 	if err != nil {
 		return 0, err
 	}
-	msg := pushMessage(n.localized(ctx, d.UserID, []byte(d.Body)))
 	payload, _ := json.Marshal(msg)
 	urgency := webpush.UrgencyNormal
 	if Describe([]byte(d.Body)).Urgent {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recur-journal/recur/internal/i18n"
 	"github.com/recur-journal/recur/store"
 )
 
@@ -85,10 +86,11 @@ func (n *Notifier) Work(ctx context.Context) (int, error) {
 // a pattern not yet named in its reader's language is put off instead
 // (see NameWait).
 func (n *Notifier) deliver(ctx context.Context, d *store.Delivery) error {
-	if until := n.awaitName(ctx, d); !until.IsZero() {
+	loc, body, unnamed := n.localized(ctx, d)
+	if until := n.awaitName(d, unnamed); !until.IsZero() {
 		return n.opts.Store.PostponeDelivery(ctx, d.ID, until)
 	}
-	status, err := n.send(ctx, d)
+	status, err := n.send(ctx, d, loc, body)
 	if err != nil && ctx.Err() != nil {
 		return nil // shutting down: the attempt does not count, and is made after the next start
 	}
@@ -103,10 +105,9 @@ func (n *Notifier) deliver(ctx context.Context, d *store.Delivery) error {
 	return n.opts.Store.RecordAttempt(context.WithoutCancel(ctx), d.ID, a)
 }
 
-// send makes one attempt at d on its channel and returns the answer's
-// HTTP status, if any.
-func (n *Notifier) send(ctx context.Context, d *store.Delivery) (int, error) {
-	body := []byte(d.Body)
+// send makes one attempt at d on its channel, told in loc's words from
+// body (see localized), and returns the answer's HTTP status, if any.
+func (n *Notifier) send(ctx context.Context, d *store.Delivery, loc *i18n.Locale, body []byte) (int, error) {
 	switch d.Kind {
 	case store.ChannelWebhook:
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.URL, bytes.NewReader(body))
@@ -117,7 +118,7 @@ func (n *Notifier) send(ctx context.Context, d *store.Delivery) (int, error) {
 		req.Header.Set(SignatureHeader, Sign(d.Secret, n.opts.Now(), body))
 		return n.do(req)
 	case store.ChannelNtfy:
-		msg := DescribeIn(n.localized(ctx, d.UserID, body))
+		msg := DescribeIn(loc, body)
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.URL, strings.NewReader(msg.Text))
 		if err != nil {
 			return 0, err
@@ -132,14 +133,14 @@ func (n *Notifier) send(ctx context.Context, d *store.Delivery) (int, error) {
 		}
 		return n.do(req)
 	case store.ChannelWebPush:
-		return n.sendPush(ctx, d)
+		return n.sendPush(ctx, d, pushMessage(loc, body))
 	case store.ChannelFCM:
-		return n.sendFCM(ctx, d)
+		return n.sendFCM(ctx, d, pushMessage(loc, body))
 	case store.ChannelMail:
 		if n.opts.Mailer == nil {
 			return 0, errors.New("this server sends no mail")
 		}
-		msg := DescribeIn(n.localized(ctx, d.UserID, body))
+		msg := DescribeIn(loc, body)
 		return 0, n.opts.Mailer.SendMail(ctx, Mail{To: d.Email, Subject: msg.Title, Text: msg.Text + "\n",
 			HTML: "<p>" + html.EscapeString(msg.Text) + "</p>\n"})
 	}
