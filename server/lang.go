@@ -22,8 +22,12 @@ const maxErrorBody = 64 << 10
 // asks for English or for nothing.
 func localizeErrors(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasPrefix(r.URL.Path, "/api/") {
+			next.ServeHTTP(w, r)
+			return
+		}
 		loc := i18n.FromAcceptLanguage(r.Header.Get("Accept-Language"))
-		if loc.Lang == i18n.Default || !strings.HasPrefix(r.URL.Path, "/api/") {
+		if loc.Lang == i18n.Default {
 			next.ServeHTTP(w, r)
 			return
 		}
