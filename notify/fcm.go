@@ -178,7 +178,7 @@ func (n *Notifier) ensureFCMChannel(ctx context.Context, userID string) {
 // sendFCM sends the event of d to each of its user's push tokens: it is
 // delivered when one of them takes it. Tokens FCM no longer knows are
 // removed, and the channel too once none is left.
-func (n *Notifier) sendFCM(ctx context.Context, d *store.Delivery, msg PushMessage) (int, error) {
+func (n *Notifier) sendFCM(ctx context.Context, d *store.Delivery, msg PushMessage, urgent bool) (int, error) {
 	if n.opts.FCM == nil {
 		return 0, errors.New("FCM is not set up on this server ([push] fcm_credentials_file)")
 	}
@@ -186,7 +186,6 @@ func (n *Notifier) sendFCM(ctx context.Context, d *store.Delivery, msg PushMessa
 	if err != nil {
 		return 0, err
 	}
-	urgent := Describe([]byte(d.Body)).Urgent
 	status, last, sent, gone := 0, errors.New("no push tokens are registered"), 0, 0
 	for _, t := range tokens {
 		s, err := n.opts.FCM.send(ctx, n.opts.Now(), t.Token, msg, urgent)

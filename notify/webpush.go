@@ -151,8 +151,9 @@ type PushMessage struct {
 	URL   string `json:"url"` // a path of the web app, such as /patterns/ID
 }
 
-// pushMessage tells the event whose JSON body is body as a PushMessage.
-func pushMessage(loc *i18n.Locale, body []byte) PushMessage {
+// pushMessage tells the event whose JSON body is body as a PushMessage in
+// loc's words, and whether it is urgent.
+func pushMessage(loc *i18n.Locale, body []byte) (PushMessage, bool) {
 	var ev struct {
 		Type string         `json:"type"`
 		Data map[string]any `json:"data"`
@@ -173,21 +174,21 @@ func pushMessage(loc *i18n.Locale, body []byte) PushMessage {
 	case ev.Type == Test:
 		out.URL = "/settings/notifications"
 	}
-	return out
+	return out, msg.Urgent
 }
 
 // sendPush encrypts the event for the subscription d holds (RFC 8291) and
 // posts it to its push service, signed with the server's VAPID key (RFC
 // 8292), through the client that refuses internal addresses. A
 // subscription the push service says is gone (404, 410) is removed.
-func (n *Notifier) sendPush(ctx context.Context, d *store.Delivery, msg PushMessage) (int, error) {
+func (n *Notifier) sendPush(ctx context.Context, d *store.Delivery, msg PushMessage, urgent bool) (int, error) {
 	keys, err := n.vapid.get()
 	if err != nil {
 		return 0, err
 	}
 	payload, _ := json.Marshal(msg)
 	urgency := webpush.UrgencyNormal
-	if Describe([]byte(d.Body)).Urgent {
+	if urgent {
 		urgency = webpush.UrgencyHigh
 	}
 	res, err := webpush.SendNotificationWithContext(ctx, payload,

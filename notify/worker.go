@@ -133,9 +133,11 @@ func (n *Notifier) send(ctx context.Context, d *store.Delivery, loc *i18n.Locale
 		}
 		return n.do(req)
 	case store.ChannelWebPush:
-		return n.sendPush(ctx, d, pushMessage(loc, body))
+		msg, urgent := pushMessage(loc, body)
+		return n.sendPush(ctx, d, msg, urgent)
 	case store.ChannelFCM:
-		return n.sendFCM(ctx, d, pushMessage(loc, body))
+		msg, urgent := pushMessage(loc, body)
+		return n.sendFCM(ctx, d, msg, urgent)
 	case store.ChannelMail:
 		if n.opts.Mailer == nil {
 			return 0, errors.New("this server sends no mail")
