@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/recur-journal/recur/store"
@@ -78,7 +77,6 @@ type Pipeline struct {
 	wg       sync.WaitGroup
 	gate     *gate
 	model    Model // opts.Model, reporting to the gate
-	running  atomic.Int32
 	det      detections
 	names    nameVectors
 	days     DayCounter // opts.Detector's, or nil
@@ -293,8 +291,6 @@ func (p *Pipeline) work(ctx context.Context, n int) {
 // whether the run ended because a call to the model failed (the capture
 // went back to the queue).
 func (p *Pipeline) process(ctx context.Context, log *slog.Logger, c *store.Capture) (faulted bool) {
-	p.running.Add(1)
-	defer p.running.Add(-1)
 	if p.opts.Watcher != nil {
 		p.opts.Watcher.CaptureChanged(c) // claimed: processing
 	}

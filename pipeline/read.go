@@ -53,8 +53,7 @@ Give each situation's first and last sentence numbers (with no situations, answe
 
 type readAnswer struct {
 	Situations []struct {
-		First int `json:"first"`
-		Last  int `json:"last"`
+		sentenceRange
 		extractedSituation
 	} `json:"situations"`
 }
@@ -75,10 +74,7 @@ func acceptRead(content string, schema json.RawMessage, sentences []span, feelin
 	var ranges segmentAnswer
 	var ex extractAnswer
 	for i, s := range ans.Situations {
-		ranges.Situations = append(ranges.Situations, struct {
-			First int `json:"first"`
-			Last  int `json:"last"`
-		}{s.First, s.Last})
+		ranges.Situations = append(ranges.Situations, s.sentenceRange)
 		sit := s.extractedSituation
 		sit.Situation = i + 1
 		ex.Situations = append(ex.Situations, sit)

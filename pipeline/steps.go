@@ -197,10 +197,14 @@ var segmentSystem = prompt(`You read a personal journal entry given as numbered 
 Give each situation as the range of its sentences: the number of its first and its last sentence. With no situations, answer {"situations":[]}.`, segmentSchema)
 
 type segmentAnswer struct {
-	Situations []struct {
-		First int `json:"first"`
-		Last  int `json:"last"`
-	} `json:"situations"`
+	Situations []sentenceRange `json:"situations"`
+}
+
+// sentenceRange is a situation given as the numbers of its first and last
+// sentence.
+type sentenceRange struct {
+	First int `json:"first"`
+	Last  int `json:"last"`
 }
 
 // numbered renders sentences as "[n] text" lines.

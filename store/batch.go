@@ -165,18 +165,8 @@ func queuePlace(now time.Time, i, n int) string {
 
 // queryStrings returns the first column of every row.
 func queryStrings(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]string, error) {
-	rows, err := tx.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var v string
-		if err := rows.Scan(&v); err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, tx, func(row interface{ Scan(...any) error }) (v string, err error) {
+		err = row.Scan(&v)
+		return v, err
+	}, query, args...)
 }

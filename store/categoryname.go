@@ -69,42 +69,35 @@ func (s *Store) SetCategoryName(ctx context.Context, categoryID, locale, of, nam
 // PatternNames returns, by pattern id, the names in locale of the user's
 // patterns that have one for their category's current name.
 func (s *Store) PatternNames(ctx context.Context, userID, locale string) (map[string]string, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT p.id, n.name FROM patterns p JOIN categories c ON c.id = p.category_id
+	return s.namesIn(ctx, `SELECT p.id, n.name FROM patterns p JOIN categories c ON c.id = p.category_id
 		JOIN category_names n ON n.category_id = c.id AND n.locale = ? AND n.of = c.name
 		WHERE p.user_id = ?`, locale, userID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[string]string{}
-	for rows.Next() {
-		var id, name string
-		if err := rows.Scan(&id, &name); err != nil {
-			return nil, err
-		}
-		out[id] = name
-	}
-	return out, rows.Err()
 }
 
 // CategoryNames maps the English name of each of the user's categories
 // that has a name in locale to that name, for the loop figure, which shows
 // categories by name.
 func (s *Store) CategoryNames(ctx context.Context, userID, locale string) (map[string]string, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT c.name, n.name FROM categories c
+	return s.namesIn(ctx, `SELECT c.name, n.name FROM categories c
 		JOIN category_names n ON n.category_id = c.id AND n.locale = ? AND n.of = c.name
 		WHERE c.user_id = ?`, locale, userID)
+}
+
+// namesIn maps the first column of every row of query to its second: what
+// is named to its name in a language.
+func (s *Store) namesIn(ctx context.Context, query string, args ...any) (map[string]string, error) {
+	rows, err := s.read.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	out := map[string]string{}
 	for rows.Next() {
-		var english, name string
-		if err := rows.Scan(&english, &name); err != nil {
+		var key, name string
+		if err := rows.Scan(&key, &name); err != nil {
 			return nil, err
 		}
-		out[english] = name
+		out[key] = name
 	}
 	return out, rows.Err()
 }

@@ -23,38 +23,21 @@ type FilterChoices struct {
 func (s *Store) FilterChoices(ctx context.Context, userID string) (FilterChoices, error) {
 	var fc FilterChoices
 	err := s.view(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT f.id, f.name, f.valence, f.energy FROM tags t JOIN feelings f ON f.id = t.feeling_id
+		var err error
+		fc.Feelings, err = queryAll(ctx, tx, func(row interface{ Scan(...any) error }) (f Feeling, err error) {
+			err = row.Scan(&f.ID, &f.Name, &f.Valence, &f.Energy)
+			return f, err
+		}, `SELECT DISTINCT f.id, f.name, f.valence, f.energy FROM tags t JOIN feelings f ON f.id = t.feeling_id
 			WHERE t.user_id = ? AND t.feeling_id IS NOT NULL ORDER BY f.name`, userID)
 		if err != nil {
 			return err
 		}
-		for rows.Next() {
-			var f Feeling
-			if err := rows.Scan(&f.ID, &f.Name, &f.Valence, &f.Energy); err != nil {
-				rows.Close()
-				return err
-			}
-			fc.Feelings = append(fc.Feelings, f)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		rows, err = tx.QueryContext(ctx, `SELECT p.id, c.name, p.sentiment, p.impact FROM patterns p JOIN categories c ON c.id = p.category_id
+		fc.Patterns, err = queryAll(ctx, tx, func(row interface{ Scan(...any) error }) (p PatternRef, err error) {
+			err = row.Scan(&p.ID, &p.Name, &p.Sentiment, &p.Impact)
+			return p, err
+		}, `SELECT p.id, c.name, p.sentiment, p.impact FROM patterns p JOIN categories c ON c.id = p.category_id
 			WHERE p.user_id = ? AND p.status != 'rejected' ORDER BY c.name, p.id`, userID)
 		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var p PatternRef
-			if err := rows.Scan(&p.ID, &p.Name, &p.Sentiment, &p.Impact); err != nil {
-				rows.Close()
-				return err
-			}
-			fc.Patterns = append(fc.Patterns, p)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
 			return err
 		}
 		if fc.Persons, err = tagNames(ctx, tx, userID, TagPerson); err != nil {

@@ -48,3 +48,21 @@ func listPage[T any](ctx context.Context, tx querier, q listQuery, p Page, scan 
 	}
 	return list, total, rows.Err()
 }
+
+// queryAll reads every row of query with scan.
+func queryAll[T any](ctx context.Context, q querier, scan func(interface{ Scan(...any) error }) (T, error), query string, args ...any) ([]T, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
