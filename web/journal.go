@@ -142,7 +142,8 @@ func (a *App) journal(w http.ResponseWriter, r *http.Request, status int, d jour
 		}
 		d.Days = groupByDay(list, v.Loc, a.opts.Store.Now(), v.Lang)
 	}
-	if err := a.addFindings(r, d.Days); err != nil {
+	name := a.patternNames(r)
+	if err := a.addFindings(r, d.Days, name); err != nil {
 		a.fail(w, r, err)
 		return
 	}
@@ -151,7 +152,7 @@ func (a *App) journal(w http.ResponseWriter, r *http.Request, status int, d jour
 		a.fail(w, r, err)
 		return
 	}
-	choices.Patterns = named(choices.Patterns, a.patternNames(r))
+	choices.Patterns = named(choices.Patterns, name)
 	d.Filters = newFilterForm(f, choices)
 	d.Query, d.Total, d.Page = f.Query, total, pageNo
 	d.Pages = max(1, (total+pg.Limit-1)/pg.Limit)
@@ -196,8 +197,8 @@ func searchSentence(loc *i18n.Locale, e *store.Error, feeling string) string {
 }
 
 // addFindings adds to the listed entries their feelings and patterns,
-// read for all of them at once.
-func (a *App) addFindings(r *http.Request, days []dayGroup) error {
+// read for all of them at once, the patterns called by name.
+func (a *App) addFindings(r *http.Request, days []dayGroup, name func(id, english string) string) error {
 	var ids []string
 	for _, d := range days {
 		for _, e := range d.Entries {
@@ -208,7 +209,6 @@ func (a *App) addFindings(r *http.Request, days []dayGroup) error {
 	if err != nil {
 		return err
 	}
-	name := a.patternNames(r)
 	for i := range days {
 		for j := range days[i].Entries {
 			e := &days[i].Entries[j]

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"slices"
 
@@ -9,25 +10,31 @@ import (
 	"github.com/recur-journal/recur/store"
 )
 
-// patternNames says the signed-in person's patterns by their names in the
-// person's app_locale, where the pipeline has written them (Recur analyses
-// in English); a pattern without one, or an English reader, keeps the
-// English name. The names are read once, when it is called.
-func (a *App) patternNames(r *http.Request) func(id, english string) string {
-	same := func(_, english string) string { return english }
+// localNames reads, with read, the names the pipeline has written in the
+// signed-in person's app_locale (Recur analyses in English); for an
+// English reader, or when there are none or they cannot be read, it is nil
+// and everything keeps its English name.
+func (a *App) localNames(r *http.Request, what string,
+	read func(ctx context.Context, userID, locale string) (map[string]string, error)) map[string]string {
 	v := viewerOf(r)
 	tag, err := language.Parse(v.AppLocale)
 	if base, _ := tag.Base(); err != nil || base.String() == "en" {
-		return same
+		return nil
 	}
-	names, err := a.opts.Store.PatternNames(r.Context(), v.User.ID, v.AppLocale)
+	names, err := read(r.Context(), v.User.ID, v.AppLocale)
 	if err != nil {
-		a.opts.Logger.ErrorContext(r.Context(), "pattern names", "error", err)
-		return same
+		a.opts.Logger.ErrorContext(r.Context(), what, "error", err)
+		return nil
 	}
-	if len(names) == 0 {
-		return same
-	}
+	return names
+}
+
+// patternNames says the signed-in person's patterns by their names in the
+// person's app_locale, where the pipeline has written them; a pattern
+// without one, or an English reader, keeps the English name. The names are
+// read once, when it is called.
+func (a *App) patternNames(r *http.Request) func(id, english string) string {
+	names := a.localNames(r, "pattern names", a.opts.Store.PatternNames)
 	return func(id, english string) string {
 		if name, ok := names[id]; ok {
 			return name
@@ -50,16 +57,7 @@ func named(list []store.PatternRef, name func(id, english string) string) []stor
 // called by their names in the viewer's language, where the pipeline has
 // written them; the flows themselves are left as they are.
 func (a *App) flowsNamed(r *http.Request, flows []store.Flow) []store.Flow {
-	v := viewerOf(r)
-	tag, err := language.Parse(v.AppLocale)
-	if base, _ := tag.Base(); err != nil || base.String() == "en" {
-		return flows
-	}
-	names, err := a.opts.Store.CategoryNames(r.Context(), v.User.ID, v.AppLocale)
-	if err != nil {
-		a.opts.Logger.ErrorContext(r.Context(), "category names", "error", err)
-		return flows
-	}
+	names := a.localNames(r, "category names", a.opts.Store.CategoryNames)
 	if len(names) == 0 {
 		return flows
 	}

@@ -238,6 +238,15 @@ func (a *App) locale(r *http.Request) *i18n.Locale {
 	return i18n.FromAcceptLanguage(r.Header.Get("Accept-Language"))
 }
 
+// pageLang is the language of a page rendered for v: theirs, or with
+// no one signed in the request's.
+func (a *App) pageLang(r *http.Request, v *viewer) *i18n.Locale {
+	if v != nil {
+		return v.Lang
+	}
+	return a.locale(r)
+}
+
 // t says the message key in the request's language.
 func (a *App) t(r *http.Request, key string, args ...any) string { return a.locale(r).T(key, args...) }
 
@@ -260,10 +269,7 @@ func (a *App) render(w http.ResponseWriter, r *http.Request, status int, name st
 	if p.Viewer != nil && p.Banner == nil {
 		p.Banner = a.banner.get(r.Context(), a.opts.Health, p.Viewer.Lang)
 	}
-	p.Lang = a.locale(r)
-	if p.Viewer != nil {
-		p.Lang = p.Viewer.Lang
-	}
+	p.Lang = a.pageLang(r, p.Viewer)
 	var b strings.Builder
 	if err := a.pages[p.Lang.Lang]()[name].Execute(&b, p); err != nil {
 		a.opts.Logger.ErrorContext(r.Context(), "render page", "page", name, "error", err)
@@ -279,12 +285,11 @@ func (a *App) render(w http.ResponseWriter, r *http.Request, status int, name st
 // notFound answers 404 with a page, for a path nobody serves and for a
 // record that does not exist or is another person's.
 func (a *App) notFound(w http.ResponseWriter, r *http.Request) {
-	v, _ := a.viewer(r)
-	lang := a.locale(r)
-	if v != nil {
-		lang = v.Lang
+	v := viewerOf(r)
+	if v == nil { // a path nobody serves: no page has read who is signed in
+		v, _ = a.viewer(r)
 	}
-	a.render(w, r, http.StatusNotFound, "notfound", page{Title: lang.T("Not found"), Viewer: v})
+	a.render(w, r, http.StatusNotFound, "notfound", page{Title: a.pageLang(r, v).T("Not found"), Viewer: v})
 }
 
 // fail answers an error from domain code: not found is the 404 page, bad

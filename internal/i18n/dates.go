@@ -79,11 +79,7 @@ func (l *Locale) Date(t time.Time, form DateForm) string {
 		"{year}", strconv.Itoa(t.Year()), "{time}", t.Format("15:04"))
 	// A date stands at the start of its heading or sentence: "Lunes, 2 de
 	// marzo", "Lundi 2 mars".
-	s := upperFirst(r.Replace(d.Patterns[string(form)]))
-	if l.pseudo {
-		return pseudoText(s)
-	}
-	return s
+	return l.maybePseudo(upperFirst(r.Replace(d.Patterns[string(form)])))
 }
 
 func upperFirst(s string) string {

@@ -21,6 +21,9 @@ type sentenceForm struct {
 
 var plainVerb = regexp.MustCompile(`%[sd]`)
 
+// verbGroup is what each verb reads back: a number or some text.
+var verbGroup = map[byte]string{'d': `(-?[0-9]+)`, 's': `(.+?)`}
+
 // minLiteral is the least text a key must hold besides its verbs to be
 // read back: "%s, today" would match too much.
 const minLiteral = 12
@@ -40,19 +43,16 @@ func sentenceForms(madeFrom map[string]string) []sentenceForm {
 		if literal < minLiteral {
 			continue
 		}
+		var verbs []byte
+		for _, v := range plainVerb.FindAllString(text, -1) {
+			verbs = append(verbs, v[1])
+		}
 		var re strings.Builder
 		re.WriteString("^")
-		var verbs []byte
 		for i, p := range parts {
 			re.WriteString(regexp.QuoteMeta(p))
-			if i < len(parts)-1 {
-				v := plainVerb.FindAllString(text, -1)[i][1]
-				verbs = append(verbs, v)
-				if v == 'd' {
-					re.WriteString(`(-?[0-9]+)`)
-				} else {
-					re.WriteString(`(.+?)`)
-				}
+			if i < len(verbs) {
+				re.WriteString(verbGroup[verbs[i]])
 			}
 		}
 		re.WriteString("$")
