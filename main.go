@@ -5,14 +5,9 @@
 package main
 
 import (
-	"context"
 	"os"
-	"os/signal"
-	"path/filepath"
-	"syscall"
 
 	"github.com/recur-journal/recur/cli"
-	"github.com/recur-journal/recur/internal/sh"
 )
 
 // version and commit may be set when linking, as release builds and the
@@ -22,18 +17,5 @@ import (
 var version, commit string
 
 func main() {
-	args := os.Args[1:]
-	if filepath.Base(os.Args[0]) == "sh" {
-		// The container image's /bin/sh: it runs recur's own commands only.
-		var code int
-		if args, code = sh.Recur(args, os.Stderr); args == nil {
-			os.Exit(code)
-		}
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	m := cli.NewMain()
-	m.Version, m.Commit = version, commit
-	code := m.Exec(ctx, args)
-	stop()
-	os.Exit(code)
+	os.Exit(cli.Command(os.Args, version, commit))
 }

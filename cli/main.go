@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sync"
 	"syscall"
 	"time"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/robfig/cron/v3"
 
+	"github.com/recur-journal/recur/internal/sh"
 	"github.com/recur-journal/recur/journal"
 	"github.com/recur-journal/recur/mail"
 	"github.com/recur-journal/recur/migrations"
@@ -28,6 +30,25 @@ import (
 	"github.com/recur-journal/recur/server"
 	"github.com/recur-journal/recur/store"
 )
+
+// Command is the program as main runs it, with the process's arguments
+// (args[0] its name) and the version and commit main was linked with, and
+// returns its exit status. Run as sh (the container image's /bin/sh), it
+// runs recur's own commands only. It ends on SIGINT and SIGTERM.
+func Command(args []string, version, commit string) int {
+	rest := args[1:]
+	if filepath.Base(args[0]) == "sh" {
+		var code int
+		if rest, code = sh.Recur(rest, os.Stderr); rest == nil {
+			return code
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	m := NewMain()
+	m.Version, m.Commit = version, commit
+	return m.Exec(ctx, rest)
+}
 
 // Exec runs the command line args to its end and returns the exit status:
 // 0 when it worked (help included), 2 for a usage error (an unknown

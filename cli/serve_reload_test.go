@@ -192,16 +192,21 @@ func TestReload(t *testing.T) {
 	}
 }
 
-// TestReloadSignal runs the built binary and sends it SIGHUP: it reloads
-// and goes on serving, and still stops cleanly on SIGTERM.
+// runAsRecur, set to 1 in a process of this test binary, makes it the
+// recur program: its TestMain runs Command, as main does, instead of the
+// tests. A test runs the program as a process of its own this way without
+// linking the binary again. (It is not a RECUR_ variable: recur refuses
+// those it does not know.)
+const runAsRecur = "CLI_TEST_RUN_AS_RECUR"
+
+// TestReloadSignal runs the program as a process of its own (see
+// runAsRecur) and sends it SIGHUP: it reloads and goes on serving, and
+// still stops cleanly on SIGTERM.
 func TestReloadSignal(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "recur")
-	if out, err := exec.Command("go", "build", "-buildvcs=false", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	bin, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "recur.toml")
 	if err := os.WriteFile(path, []byte("[log]\nlevel = \"info\"\n"), 0o600); err != nil {
@@ -209,7 +214,7 @@ func TestReloadSignal(t *testing.T) {
 	}
 	logs := newLogBuffer()
 	cmd := exec.Command(bin, "serve", "--config", path)
-	cmd.Env = []string{"RECUR_STORAGE_DATA_DIR=" + t.TempDir(), "RECUR_SERVER_ADDR=127.0.0.1:0", "RECUR_OLLAMA_URL=http://127.0.0.1:1"}
+	cmd.Env = []string{runAsRecur + "=1", "RECUR_STORAGE_DATA_DIR=" + t.TempDir(), "RECUR_SERVER_ADDR=127.0.0.1:0", "RECUR_OLLAMA_URL=http://127.0.0.1:1"}
 	cmd.Stdout, cmd.Stderr = logs, logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
