@@ -61,8 +61,13 @@ type Document struct {
 }
 
 // documents holds each served document parsed, so that the many harnesses
-// of a test run parse the same document once.
-var documents sync.Map // [sha256.Size]byte -> *Document
+// of a test run parse the same document once. Parallel tests start
+// together: loading holds them while one of them parses, instead of each
+// parsing the document as well.
+var (
+	documents = map[[sha256.Size]byte]*Document{}
+	loading   sync.Mutex
+)
 
 func init() {
 	// The import route takes the file as it is; these carry no structure
@@ -83,8 +88,10 @@ func New(t testing.TB, doc []byte) *Checker {
 func load(t testing.TB, doc []byte) *Document {
 	t.Helper()
 	key := sha256.Sum256(doc)
-	if d, ok := documents.Load(key); ok {
-		return d.(*Document)
+	loading.Lock()
+	defer loading.Unlock()
+	if d, ok := documents[key]; ok {
+		return d
 	}
 	loader := openapi3.NewLoader()
 	spec, err := loader.LoadFromData(doc)
@@ -99,7 +106,7 @@ func load(t testing.TB, doc []byte) *Document {
 		t.Fatalf("the OpenAPI document cannot route: %v", err)
 	}
 	d := &Document{Spec: spec, router: r}
-	documents.Store(key, d)
+	documents[key] = d
 	return d
 }
 
