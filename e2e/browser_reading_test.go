@@ -79,18 +79,20 @@ func loopFigureUnderItsHeading(t *testing.T, s *browserSession) {
 }
 
 // writeThreeDays writes the same troubled lunch on each of the last three
-// days through the write form.
+// days through the write form, in one page, which stays as each is saved.
+// The text and date are set as a whole, not typed (TestBrowser types).
 func writeThreeDays(s *browserSession) {
 	t := s.t
 	t.Helper()
 	today := s.m.Store().Now()
+	s.run(chromedp.Navigate(s.base+"/"), chromedp.WaitVisible(`textarea[name=text]`))
 	for i, d := range []int{2, 1, 0} {
-		s.run(chromedp.Navigate(s.base+"/"), chromedp.WaitVisible(`textarea[name=text]`),
-			chromedp.SendKeys(`textarea[name=text]`, "My boss criticised my report. I felt anxious and skipped lunch."))
+		date := ""
 		if d > 0 {
-			s.run(chromedp.Click(`details.when summary`), chromedp.SetValue(`input[name=date]`, today.AddDate(0, 0, -d).Format(time.DateOnly)))
+			date = today.AddDate(0, 0, -d).Format(time.DateOnly)
 		}
-		s.run(chromedp.Click(`form[data-testid=write] button[type=submit]`))
+		s.run(chromedp.SetValue(`textarea[name=text]`, "My boss criticised my report. I felt anxious and skipped lunch."),
+			chromedp.SetValue(`input[name=date]`, date), chromedp.Click(`form[data-testid=write] button[type=submit]`))
 		waitCount(t, s.ctx, `[data-capture-id]`, i+1)
 	}
 }
