@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,9 +13,7 @@ import (
 	"github.com/recur-journal/recur/internal/wait"
 	"github.com/recur-journal/recur/notify"
 	"github.com/recur-journal/recur/notify/notifytest"
-	"github.com/recur-journal/recur/pipeline/detect"
 	"github.com/recur-journal/recur/store"
-	"github.com/recur-journal/recur/store/storetest"
 )
 
 // A person adds a webhook on the notifications settings (the owner allows
@@ -31,16 +31,32 @@ func TestBrowserNotifications(t *testing.T) {
 	now := s.m.Store().Now().In(loc)
 	monday := time.Date(now.Year(), now.Month(), now.Day(), 12, 0, 0, 0, loc)
 	monday = monday.AddDate(0, 0, -int(monday.Weekday()+6)%7-7)
-	anxious := store.NewTag{Type: store.TagNegativeFeeling, Name: "anxious", FeelingID: "anxious"}
+	// Last week's entries are stored as the write form stores them, and
+	// the server reads them (the scripted model knows these sentences) and
+	// finds their patterns, as it does for any entry.
+	lunch, train := "My boss criticised my report. I felt anxious and skipped lunch.", "The train was late again; stressed and tense all morning."
 	for i := range 3 {
-		storetest.MustWriteAnalysed(t, s.m.Store(), u.ID, monday.AddDate(0, 0, i),
-			store.NewTag{Type: store.TagBadBehaviour, Name: "skipped lunch", NewCategory: "skipping meals"}, anxious)
-		storetest.MustWriteAnalysed(t, s.m.Store(), u.ID, monday.AddDate(0, 0, 2+i),
-			store.NewTag{Type: store.TagTrigger, Name: "late train", NewCategory: "travel delays"}, anxious)
+		for _, c := range []*store.Capture{
+			{UserID: u.ID, Original: lunch, OccurredAt: monday.AddDate(0, 0, i)},
+			{UserID: u.ID, Original: train, OccurredAt: monday.AddDate(0, 0, 2+i)},
+		} {
+			if err := s.m.Store().CreateCapture(context.Background(), c); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
-	if err := detect.NewDetector(s.m.Store(), nil).Detect(context.Background(), u.ID); err != nil {
-		t.Fatal(err)
-	}
+	var names []string
+	wait.Eventually(t, 60*time.Second, "last week's patterns found", func() bool {
+		patterns, _, err := s.m.Store().ListPatterns(context.Background(), u.ID, store.Page{Page: 1, Limit: 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = names[:0]
+		for _, p := range patterns {
+			names = append(names, p.Name)
+		}
+		return slices.Contains(names, "skipping meals")
+	}, func() string { return fmt.Sprintf("patterns %q", names) })
 
 	rcv := notifytest.NewReceiver(t)
 	s.run(chromedp.Navigate(s.base+"/settings/notifications"), chromedp.WaitVisible(`form[data-testid=new-channel]`),

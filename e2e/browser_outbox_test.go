@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
@@ -102,5 +103,43 @@ func TestBrowserOutboxPerUser(t *testing.T) {
 	}
 	if n := s.outboxSize(); n != 0 {
 		t.Fatalf("%d entries kept after deleting them at sign-out, want none", n)
+	}
+}
+
+// An entry whose send another sender began and never finished (a worker
+// the browser stopped mid-send holds it for the outbox's 30-second lease)
+// is sent by the open page, without reloading, once the hold runs out.
+func TestBrowserOutboxHeldEntryIsSentWhenItsHoldRunsOut(t *testing.T) {
+	t.Parallel()
+	s := newBrowserSession(t)
+	printPageOnFailure(t, s.ctx)
+	u := s.signIn("held@example.com")
+	s.run(chromedp.Navigate(s.base + "/"))
+	waitCount(t, s.ctx, `form[data-testid=write][data-outbox-checked]`, 1)
+	stayOnPage(t, s.ctx)
+	text := "Written offline; the worker's send of it was cut short."
+	s.run(chromedp.Evaluate(fmt.Sprintf(`(async () => {
+		const user = document.body.dataset.user;
+		await recurOutbox.add(%q, new Date().toISOString(), user);
+		const [e] = await recurOutbox.all(user);
+		const db = await new Promise((resolve, reject) => { const r = indexedDB.open("recur-outbox", 2); r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error); });
+		await new Promise((resolve, reject) => {
+			const tx = db.transaction("kept", "readwrite");
+			tx.objectStore("kept").put({ ...e, sending: Date.now() - recurOutbox.claimFor + 3000 });
+			tx.oncomplete = resolve;
+			tx.onerror = () => reject(tx.error);
+		});
+		db.close();
+		dispatchEvent(new Event("online"));
+		return true;
+	})()`, text), nil, awaitJS))
+	// Tried at once, it is held: it waits, then goes.
+	waitLive(t, s.ctx, `[data-outbox-id][data-status=waiting]`, 1)
+	if got := s.captures(u); len(got) != 0 {
+		t.Fatalf("captures %q while another sender held the entry, want none yet", got)
+	}
+	waitLiveWithin(t, s.ctx, 20*time.Second, `[data-outbox-id]`, 0)
+	if got := s.captures(u); len(got) != 1 || got[0] != text {
+		t.Fatalf("captures %q, want the held entry sent once its hold ran out", got)
 	}
 }

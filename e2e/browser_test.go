@@ -149,7 +149,13 @@ func stayOnPage(t *testing.T, ctx context.Context) {
 // change must come live, from the server's events.
 func waitLive(t *testing.T, ctx context.Context, sel string, n int) {
 	t.Helper()
-	wait.Eventually(t, 10*time.Second, fmt.Sprintf("%d of %s without reloading", n, sel), func() bool {
+	waitLiveWithin(t, ctx, 10*time.Second, sel, n)
+}
+
+// waitLiveWithin is waitLive with a bound of its own.
+func waitLiveWithin(t *testing.T, ctx context.Context, limit time.Duration, sel string, n int) {
+	t.Helper()
+	wait.Eventually(t, limit, fmt.Sprintf("%d of %s without reloading", n, sel), func() bool {
 		got := 0
 		if err := chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(`window.sameLoad === true ? document.querySelectorAll(%q).length : -1`, sel), &got)); err != nil {
 			t.Fatal(err)

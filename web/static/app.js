@@ -298,6 +298,13 @@ async function listWaiting() {
   }));
 }
 
+// retry is the timer that tries the outbox again while entries wait to be
+// sent and the page stays open: one that another tab or the worker held
+// (its send may have been cut short, as when the browser stops the worker)
+// is sent once the hold runs out, and one the server could not take then
+// is tried again.
+let retry = 0;
+
 // sendWaiting sends the outbox and says so when something arrived.
 async function sendWaiting() {
   if (!outbox || !navigator.onLine) return;
@@ -306,6 +313,14 @@ async function sendWaiting() {
   if (sent) {
     showNews(null, t("%d entries written offline were sent.", sent), `${base}/`, t("Show the journal"));
   }
+  clearTimeout(retry);
+  const left = (await outbox.all(await known).catch(() => [])).filter((e) => !e.refused);
+  if (!left.length) return;
+  // A held entry is tried a second after its hold runs out; the others
+  // after as long as a hold lasts.
+  const now = Date.now();
+  const next = Math.min(...left.map((e) => (e.sending || now) + outbox.claimFor - now));
+  retry = setTimeout(sendWaiting, Math.max(next, 0) + 1000);
 }
 
 // keep puts the write form's entry in the outbox, to be sent once the

@@ -207,5 +207,5 @@
     return run("readwrite", (s) => s.delete([user, id]));
   }
 
-  self.recurOutbox = { add, all, deviceUser, forget, remove, removeAll, sendAll, setUser, signedIn };
+  self.recurOutbox = { add, all, claimFor, deviceUser, forget, remove, removeAll, sendAll, setUser, signedIn };
 })();
