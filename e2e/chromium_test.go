@@ -66,6 +66,10 @@ func sharedBrowser(t *testing.T) context.Context {
 			chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
 			chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
 			chromedp.UserDataDir(profile), chromedp.WindowSize(390, 844),
+			// chromium says where it listens once it is up: on a machine
+			// whose disk is busy, reading its files alone may take longer
+			// than chromedp's 20 seconds.
+			chromedp.WSURLReadTimeout(2 * time.Minute),
 		}
 		actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 		ctx, cancelCtx := chromedp.NewContext(actx)
