@@ -29,9 +29,8 @@ type NamesCache struct{ recentUsers[cachedNames] }
 // gives them.
 type cachedNames struct {
 	seq    int64
-	unread int // notes read since the last prune
-	list   []cachedName
-	sorted bool
+	unread int           // notes read since the last prune
+	list   []*cachedName // in order (see byUse)
 }
 
 // cachedName is a tag with its use count and the key its name sorts by.
@@ -55,13 +54,7 @@ func (s *Store) CachedTags(ctx context.Context, c *NamesCache, userID string, ty
 	if err != nil {
 		return nil, err
 	}
-	if !cached.sorted {
-		slices.SortFunc(cached.list, func(a, b cachedName) int {
-			return cmp.Or(-cmp.Compare(a.uses, b.uses), cmp.Compare(a.key, b.key), cmp.Compare(a.tag.Type, b.tag.Type))
-		})
-		cached.sorted = true
-	}
-	var out []Tag
+	out := make([]Tag, 0, len(cached.list))
 	for _, n := range cached.list {
 		if slices.Contains(types, n.tag.Type) {
 			t := n.tag
@@ -103,11 +96,32 @@ func refreshNames(ctx context.Context, tx *sql.Tx, cached *cachedNames, userID s
 	for _, id := range changed {
 		gone[id] = true
 	}
-	cached.list = slices.DeleteFunc(cached.list, func(n cachedName) bool { return gone[n.tag.ID] })
-	cached.sorted = false
-	err = scanNames(ctx, tx, func(n cachedName) { cached.list = append(cached.list, n) },
+	cached.list = slices.DeleteFunc(cached.list, func(n *cachedName) bool { return gone[n.tag.ID] })
+	var read []*cachedName
+	err = scanNames(ctx, tx, func(n *cachedName) { read = append(read, n) },
 		namesQuery+`t.id IN (SELECT value FROM json_each(?)) AND +t.user_id = ?`, list, userID)
-	return cached, err
+	if err != nil {
+		return nil, err
+	}
+	// The few read go in among the many kept, in order, in one pass.
+	slices.SortFunc(read, byUse)
+	merged := make([]*cachedName, 0, len(cached.list)+len(read))
+	kept := cached.list
+	for len(kept) > 0 && len(read) > 0 {
+		if byUse(read[0], kept[0]) < 0 {
+			merged, read = append(merged, read[0]), read[1:]
+		} else {
+			merged, kept = append(merged, kept[0]), kept[1:]
+		}
+	}
+	cached.list = append(append(merged, kept...), read...)
+	return cached, nil
+}
+
+// byUse orders names as Tags does: most used first, then by name as
+// NOCASE compares, then by type.
+func byUse(a, b *cachedName) int {
+	return cmp.Or(-cmp.Compare(a.uses, b.uses), cmp.Compare(a.key, b.key), cmp.Compare(a.tag.Type, b.tag.Type))
 }
 
 // namesQuery reads tags after their use counts; a condition on the tags t
@@ -118,13 +132,14 @@ const namesQuery = `SELECT coalesce(u.uses, 0), ` + tagColumns + ` FROM tags t L
 // wholeNames reads all the user's tags, as of seq.
 func wholeNames(ctx context.Context, tx *sql.Tx, userID string, seq int64) (*cachedNames, error) {
 	cached := &cachedNames{seq: seq}
-	err := scanNames(ctx, tx, func(n cachedName) { cached.list = append(cached.list, n) }, namesQuery+`t.user_id = ?`, userID)
+	err := scanNames(ctx, tx, func(n *cachedName) { cached.list = append(cached.list, n) }, namesQuery+`t.user_id = ?`, userID)
+	slices.SortFunc(cached.list, byUse)
 	return cached, err
 }
 
 // scanNames runs query (namesQuery and a condition) and gives each tag it
 // reads to fn.
-func scanNames(ctx context.Context, tx *sql.Tx, fn func(cachedName), query string, args ...any) error {
+func scanNames(ctx context.Context, tx *sql.Tx, fn func(*cachedName), query string, args ...any) error {
 	rows, err := tx.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err
@@ -136,7 +151,7 @@ func scanNames(ctx context.Context, tx *sql.Tx, fn func(cachedName), query strin
 		if err != nil {
 			return err
 		}
-		fn(cachedName{tag: *t, uses: uses, key: nocase(t.Name)})
+		fn(&cachedName{tag: *t, uses: uses, key: nocase(t.Name)})
 	}
 	return rows.Err()
 }

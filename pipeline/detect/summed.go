@@ -10,15 +10,14 @@ import (
 // its last run: the flows of ten years are some 100,000, a few MB.
 const summedUsers = 4
 
-// summed is a pattern's correlations and flows as a run gave them, as
-// they were saved, and their sum (see linksHash). A later run whose
-// pattern gives the same ones saves these, summed already: a new entry
-// changes the links of a few patterns, and summing every flow of every
-// pattern again was near a third of a run in a ten-year journal.
+// summed is a pattern's flows as a run gave them, and its correlations
+// and flows as they were saved with their sum (see linksHash). A later run
+// whose pattern gives the same ones saves these, summed already: a new
+// entry changes the links of a few patterns, and summing every flow of
+// every pattern again was near a third of a run in a ten-year journal.
 type summed struct {
-	correlations []Correlation
-	flows        []Flow
-	saved        store.DetectedPattern // Correlations, Flows and LinksHash
+	flows []Flow
+	saved store.DetectedPattern // Correlations, Flows and LinksHash
 }
 
 // lastLinks returns the user's patterns' links as the Detector's last
@@ -37,7 +36,7 @@ func (k *seenDays) lastLinks(userID string) map[string]*summed {
 // (returned for the next pattern). It returns what the next run compares
 // with.
 func saveLinks(dp *store.DetectedPattern, p Pattern, last *summed, buf []byte) (*summed, []byte) {
-	if last != nil && slices.Equal(last.flows, p.Flows) && slices.Equal(last.correlations, p.Correlations) {
+	if last != nil && slices.Equal(last.flows, p.Flows) && slices.EqualFunc(last.saved.Correlations, p.Correlations, saved) {
 		dp.Correlations, dp.Flows, dp.LinksHash = last.saved.Correlations, last.saved.Flows, last.saved.LinksHash
 		return last, buf
 	}
@@ -54,6 +53,12 @@ func saveLinks(dp *store.DetectedPattern, p Pattern, last *summed, buf []byte) (
 		}
 	}
 	dp.LinksHash, buf = linksHash(p, buf[:0])
-	return &summed{correlations: p.Correlations, flows: p.Flows,
-		saved: store.DetectedPattern{Correlations: dp.Correlations, Flows: dp.Flows, LinksHash: dp.LinksHash}}, buf
+	return &summed{flows: p.Flows, saved: store.DetectedPattern{Correlations: dp.Correlations, Flows: dp.Flows, LinksHash: dp.LinksHash}}, buf
+}
+
+// saved reports whether correlation c is saved as s: the same tag, days
+// together and impact (its lift, which moves with every day written, is
+// not saved).
+func saved(s store.DetectedCorrelation, c Correlation) bool {
+	return s.TagID == c.TagID && s.Amount == c.Amount && s.Impact == c.Impact
 }
