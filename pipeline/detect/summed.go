@@ -10,13 +10,12 @@ import (
 // its last run: the flows of ten years are some 100,000, a few MB.
 const summedUsers = 4
 
-// summed is a pattern's flows as a run gave them, and its correlations
-// and flows as they were saved with their sum (see linksHash). A later run
-// whose pattern gives the same ones saves these, summed already: a new
-// entry changes the links of a few patterns, and summing every flow of
-// every pattern again was near a third of a run in a ten-year journal.
+// summed is a pattern's correlations and flows as they were saved, with
+// their sum (see linksHash). A later run whose pattern gives the same ones
+// saves these, summed already: a new entry changes the links of a few
+// patterns, and summing every flow of every pattern again was near a
+// third of a run in a ten-year journal.
 type summed struct {
-	flows []Flow
 	saved store.DetectedPattern // Correlations, Flows and LinksHash
 }
 
@@ -36,7 +35,7 @@ func (k *seenDays) lastLinks(userID string) map[string]*summed {
 // (returned for the next pattern). It returns what the next run compares
 // with.
 func saveLinks(dp *store.DetectedPattern, p Pattern, last *summed, buf []byte) (*summed, []byte) {
-	if last != nil && slices.Equal(last.flows, p.Flows) && slices.EqualFunc(last.saved.Correlations, p.Correlations, saved) {
+	if last != nil && slices.EqualFunc(last.saved.Flows, p.Flows, savedFlow) && slices.EqualFunc(last.saved.Correlations, p.Correlations, saved) {
 		dp.Correlations, dp.Flows, dp.LinksHash = last.saved.Correlations, last.saved.Flows, last.saved.LinksHash
 		return last, buf
 	}
@@ -53,7 +52,12 @@ func saveLinks(dp *store.DetectedPattern, p Pattern, last *summed, buf []byte) (
 		}
 	}
 	dp.LinksHash, buf = linksHash(p, buf[:0])
-	return &summed{flows: p.Flows, saved: store.DetectedPattern{Correlations: dp.Correlations, Flows: dp.Flows, LinksHash: dp.LinksHash}}, buf
+	return &summed{saved: store.DetectedPattern{Correlations: dp.Correlations, Flows: dp.Flows, LinksHash: dp.LinksHash}}, buf
+}
+
+// savedFlow reports whether flow f is saved as s.
+func savedFlow(s store.Flow, f Flow) bool {
+	return s.SegmentID == f.SegmentID && s.Trigger == f.Trigger && s.Feeling == f.Feeling && s.Behaviour == f.Behaviour
 }
 
 // saved reports whether correlation c is saved as s: the same tag, days
