@@ -31,6 +31,7 @@ type cachedNames struct {
 	seq    int64
 	unread int           // notes read since the last prune
 	list   []*cachedName // in order (see byUse)
+	byID   map[string]*cachedName
 }
 
 // cachedName is a tag with its use count and the key its name sorts by.
@@ -92,29 +93,33 @@ func refreshNames(ctx context.Context, tx *sql.Tx, cached *cachedNames, userID s
 		return cached, nil
 	}
 	cached.unread += len(changed)
-	gone := make(map[string]bool, len(changed))
+	// The names are told apart by their place in memory, not by reading
+	// each: ten years of names are some 1,900 places to go.
+	gone := make(map[*cachedName]bool, len(changed))
 	for _, id := range changed {
-		gone[id] = true
+		if n := cached.byID[id]; n != nil {
+			gone[n] = true
+			delete(cached.byID, id)
+		}
 	}
-	cached.list = slices.DeleteFunc(cached.list, func(n *cachedName) bool { return gone[n.tag.ID] })
+	kept := slices.DeleteFunc(cached.list, func(n *cachedName) bool { return gone[n] })
 	var read []*cachedName
-	err = scanNames(ctx, tx, func(n *cachedName) { read = append(read, n) },
+	err = scanNames(ctx, tx, func(n *cachedName) { read = append(read, n); cached.byID[n.tag.ID] = n },
 		namesQuery+`t.id IN (SELECT value FROM json_each(?)) AND +t.user_id = ?`, list, userID)
 	if err != nil {
 		return nil, err
 	}
-	// The few read go in among the many kept, in order, in one pass.
+	// The few read go in among the many kept, each where a binary search
+	// puts it.
 	slices.SortFunc(read, byUse)
-	merged := make([]*cachedName, 0, len(cached.list)+len(read))
-	kept := cached.list
-	for len(kept) > 0 && len(read) > 0 {
-		if byUse(read[0], kept[0]) < 0 {
-			merged, read = append(merged, read[0]), read[1:]
-		} else {
-			merged, kept = append(merged, kept[0]), kept[1:]
-		}
+	merged := make([]*cachedName, 0, len(kept)+len(read))
+	at := 0
+	for _, n := range read {
+		i, _ := slices.BinarySearchFunc(kept, n, byUse)
+		merged = append(append(merged, kept[at:i]...), n)
+		at = i
 	}
-	cached.list = append(append(merged, kept...), read...)
+	cached.list = append(merged, kept[at:]...)
 	return cached, nil
 }
 
@@ -131,8 +136,9 @@ const namesQuery = `SELECT coalesce(u.uses, 0), ` + tagColumns + ` FROM tags t L
 
 // wholeNames reads all the user's tags, as of seq.
 func wholeNames(ctx context.Context, tx *sql.Tx, userID string, seq int64) (*cachedNames, error) {
-	cached := &cachedNames{seq: seq}
-	err := scanNames(ctx, tx, func(n *cachedName) { cached.list = append(cached.list, n) }, namesQuery+`t.user_id = ?`, userID)
+	cached := &cachedNames{seq: seq, byID: map[string]*cachedName{}}
+	err := scanNames(ctx, tx, func(n *cachedName) { cached.list = append(cached.list, n); cached.byID[n.tag.ID] = n },
+		namesQuery+`t.user_id = ?`, userID)
 	slices.SortFunc(cached.list, byUse)
 	return cached, err
 }
