@@ -28,7 +28,7 @@ func (r *runner) prepare(ctx context.Context, text string) (*reading, error) {
 	for _, f := range feelings {
 		byName[f.Name] = f
 	}
-	existing, err := r.store.Tags(ctx, r.capture.UserID, store.TagTrigger, store.TagGoodBehaviour, store.TagBadBehaviour,
+	existing, err := r.writerTags(ctx, store.TagTrigger, store.TagGoodBehaviour, store.TagBadBehaviour,
 		store.TagPerson, store.TagLocation, store.TagActivity)
 	if err != nil {
 		return nil, err
@@ -67,6 +67,16 @@ func (r *runner) prepare(ctx context.Context, text string) (*reading, error) {
 		fmt.Fprintf(&header, "%s: %s\n", kindsWords(typ), list)
 	}
 	return &reading{feelings: feelings, byName: byName, names: names, header: header.String()}, nil
+}
+
+// writerTags returns the writer's tags of the given types as store.Tags does:
+// from the names kept between runs when there are, which reads only those
+// changed since.
+func (r *runner) writerTags(ctx context.Context, types ...store.TagType) ([]store.Tag, error) {
+	if r.tags != nil {
+		return r.store.CachedTags(ctx, r.tags, r.capture.UserID, types...)
+	}
+	return r.store.Tags(ctx, r.capture.UserID, types...)
 }
 
 // extract finds the tags of each segment and gives every trigger and

@@ -92,7 +92,7 @@ func benchmarkAnalysed(b *testing.B, model pipeline.Model, template, name string
 	var cpu, wall time.Duration
 	analysed := 0
 	b.ResetTimer()
-	for range b.N {
+	for round := range b.N {
 		b.StopTimer()
 		s, u := copyJournal(b, template)
 		// The server has run detection over the journal before (for the
@@ -103,7 +103,7 @@ func benchmarkAnalysed(b *testing.B, model pipeline.Model, template, name string
 		}
 		n := queue(b, s, u)
 		p := pipeline.New(pipeline.Options{Store: s, Model: model, ModelName: "qwen2.5:7b", Logger: discard(), Detector: det})
-		stop := profileFrom(b, strings.NewReplacer("=", "", "/", "-").Replace(name))
+		stop := profileFrom(b, fmt.Sprint(strings.NewReplacer("=", "", "/", "-").Replace(name), "-", round))
 		b.StartTimer()
 		start, used := time.Now(), cpuTime(b)
 		drain(b, p)
@@ -183,6 +183,8 @@ func copyJournal(b *testing.B, template string) (*store.Store, *store.User) {
 // into NAME.cpu.pprof and NAME.allocs.pprof there (the allocations as the
 // difference from NAME.allocs-base.pprof: go tool pprof -base). Setting a
 // journal up is left out, which -cpuprofile and -memprofile would not.
+// BenchmarkAnalysedEntry names each round's files apart (journal25000-0,
+// journal25000-1, ...); go tool pprof adds up the files it is given.
 func profileFrom(b *testing.B, name string) (stop func()) {
 	dir := os.Getenv("RECUR_BENCH_PROFILE")
 	if dir == "" {

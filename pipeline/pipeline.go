@@ -79,7 +79,8 @@ type Pipeline struct {
 	model    Model // opts.Model, reporting to the gate
 	det      detections
 	names    nameVectors
-	days     DayCounter // opts.Detector's, or nil
+	tags     store.NamesCache // the users' names kept between runs
+	days     DayCounter       // opts.Detector's, or nil
 }
 
 // New returns a pipeline; Start starts its workers.
@@ -296,7 +297,7 @@ func (p *Pipeline) process(ctx context.Context, log *slog.Logger, c *store.Captu
 	}
 	start := time.Now()
 	mark := p.gate.unusableMark()
-	r := &runner{store: p.opts.Store, model: p.model, modelName: p.opts.ModelName, log: log, capture: c, names: &p.names}
+	r := &runner{store: p.opts.Store, model: p.model, modelName: p.opts.ModelName, log: log, capture: c, names: &p.names, tags: &p.tags}
 	a, err := r.analyse(ctx)
 	// Settling must happen even when shutdown cancelled the run.
 	settle := context.WithoutCancel(ctx)

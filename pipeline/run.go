@@ -26,6 +26,7 @@ type runner struct {
 	catValence map[string]int    // valence of the categories of the names the entry reuses
 	proper     map[string]string // capitalised words of the persons and places known, by lower case (knownProperWords)
 	names      *nameVectors      // the embeddings of names kept between runs; nil reads the store's
+	tags       *store.NamesCache // the names kept between runs; nil reads the store's
 }
 
 // call makes one model call, retrying at once while the answer is unusable

@@ -4,9 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
-	"encoding/json"
 	"slices"
-	"sync"
 )
 
 // factsUsers bounds the users whose situations a FactsCache keeps: ten
@@ -23,11 +21,7 @@ const factsChangesAtMost = 2000
 // it gives are those DetectionFacts reads: the same captures, segments and
 // tags, but tags numbered in the order the cache first saw them. Runs of
 // one user must not overlap.
-type FactsCache struct {
-	mu    sync.Mutex
-	users map[string]*cachedFacts
-	order []string // users, least recently read first
-}
+type FactsCache struct{ recentUsers[cachedFacts] }
 
 // cachedFacts is one user's journal as read up to seq.
 type cachedFacts struct {
@@ -35,33 +29,6 @@ type cachedFacts struct {
 	tagNum   map[string]int32
 	tags     []TagFact     // by number
 	captures []factCapture // by time, then id
-}
-
-// take removes the user's facts from the cache and returns them, or nil.
-func (c *FactsCache) take(userID string) *cachedFacts {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	f := c.users[userID]
-	delete(c.users, userID)
-	if i := slices.Index(c.order, userID); i >= 0 {
-		c.order = slices.Delete(c.order, i, i+1)
-	}
-	return f
-}
-
-// put keeps the user's facts as the most recently read.
-func (c *FactsCache) put(userID string, f *cachedFacts) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.users == nil {
-		c.users = map[string]*cachedFacts{}
-	}
-	c.users[userID] = f
-	c.order = append(c.order, userID)
-	for len(c.order) > factsUsers {
-		delete(c.users, c.order[0])
-		c.order = c.order[1:]
-	}
 }
 
 // CachedDetectionFacts returns, in one snapshot, what DetectionFacts does,
@@ -92,7 +59,7 @@ func (s *Store) CachedDetectionFacts(ctx context.Context, c *FactsCache, userID 
 	if err != nil {
 		return nil, err
 	}
-	c.put(userID, cached)
+	c.put(userID, cached, factsUsers)
 	return f, nil
 }
 
@@ -101,28 +68,10 @@ func (s *Store) CachedDetectionFacts(ctx context.Context, c *FactsCache, userID 
 // pruned, when the notes are behind them (the database was put back), when
 // too many captures changed, or when a tag they number was deleted.
 func refreshFacts(ctx context.Context, tx *sql.Tx, cached *cachedFacts, userID string) (*cachedFacts, error) {
-	// The last seq given, even when its note was pruned since.
-	var seq, pruned int64
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'detection_changes'), 0)`).Scan(&seq); err != nil {
-		return nil, err
-	}
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce((SELECT seq FROM detection_pruned WHERE user_id = ?), 0)`, userID).Scan(&pruned); err != nil {
-		return nil, err
-	}
-	if cached == nil || cached.seq < pruned || seq < cached.seq { // the last: another database now
-		return wholeFacts(ctx, tx, userID, seq)
-	}
-	var list string
-	err := tx.QueryRowContext(ctx, `SELECT json_group_array(capture_id) FROM (SELECT DISTINCT capture_id FROM detection_changes
-		WHERE user_id = ? AND seq > ? LIMIT ?)`, userID, cached.seq, factsChangesAtMost+1).Scan(&list)
+	seq, changed, list, whole, err := detectionNotes.since(ctx, tx, userID, cached != nil, cachedSeq(cached), factsChangesAtMost)
 	if err != nil {
 		return nil, err
-	}
-	var changed []string
-	if err := json.Unmarshal([]byte(list), &changed); err != nil {
-		return nil, err
-	}
-	if len(changed) > factsChangesAtMost {
+	} else if whole {
 		return wholeFacts(ctx, tx, userID, seq)
 	}
 	if ok, err := numberTags(ctx, tx, cached, userID); err != nil {
@@ -191,22 +140,17 @@ func numberTags(ctx context.Context, tx *sql.Tx, cached *cachedFacts, userID str
 // read, and notes up to where: any other reader that read less reads the
 // user's journal whole next time.
 func (s *Store) PruneDetectionChanges(ctx context.Context, c *FactsCache, userID string) error {
-	c.mu.Lock()
-	f := c.users[userID]
-	c.mu.Unlock()
+	f := c.peek(userID)
 	if f == nil {
 		return nil
 	}
-	return s.update(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM detection_changes WHERE user_id = ? AND seq <= ?`, userID, f.seq)
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
-			return err
-		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO detection_pruned (user_id, seq) VALUES (?, ?)
-			ON CONFLICT (user_id) DO UPDATE SET seq = max(seq, excluded.seq)`, userID, f.seq)
-		return err
-	})
+	return s.update(ctx, func(tx *sql.Tx) error { return detectionNotes.prune(ctx, tx, userID, f.seq) })
+}
+
+// cachedSeq is how far the cached facts were read, or 0 for none.
+func cachedSeq(f *cachedFacts) int64 {
+	if f == nil {
+		return 0
+	}
+	return f.seq
 }

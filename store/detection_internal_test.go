@@ -11,9 +11,7 @@ func (s *Store) DetectionPlan(ctx context.Context, userID string) ([]string, err
 // FactsReadTo returns how far c has read the user's noted changes and how
 // far they were pruned; ok is false when c holds nothing of the user.
 func (s *Store) FactsReadTo(ctx context.Context, c *FactsCache, userID string) (read, pruned int64, ok bool, err error) {
-	c.mu.Lock()
-	f := c.users[userID]
-	c.mu.Unlock()
+	f := c.peek(userID)
 	if f == nil {
 		return 0, 0, false, nil
 	}

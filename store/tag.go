@@ -123,13 +123,13 @@ func (s *Store) Feelings(ctx context.Context) ([]Feeling, error) {
 }
 
 // Tags returns the user's tags of the given types, with their categories,
-// most used first.
+// most used first, then by name (as NOCASE compares) and type.
 func (s *Store) Tags(ctx context.Context, userID string, types ...TagType) ([]Tag, error) {
 	marks, args := typeArgs(userID, types)
 	rows, err := s.read.QueryContext(ctx, `SELECT `+tagColumns+` FROM tags t LEFT JOIN categories c ON c.id = t.category_id
 		LEFT JOIN tag_uses u ON u.tag_id = t.id
 		WHERE t.user_id = ? AND t.type IN (`+marks+`)
-		ORDER BY coalesce(u.uses, 0) DESC, t.name`, args...)
+		ORDER BY coalesce(u.uses, 0) DESC, t.name, t.type`, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -32,7 +32,9 @@ var tagSets = func() [][]store.NewTag {
 // timezone, another user writing) the patterns, their feelings, counts,
 // correlations, flows and loops come out exactly the same, and so do the
 // captures and situations read, tag by tag. The days the Detector tells
-// of each pattern and loop after its run are those the store reads.
+// of each pattern and loop after its run are those the store reads, and
+// the links it saves (those it kept from its last run where they are the
+// same) are those counted afresh.
 func TestCachedFactsDetectAsFresh(t *testing.T) {
 	t.Parallel()
 	s, now, clock := atEvening(t)
@@ -137,6 +139,7 @@ func TestCachedFactsDetectAsFresh(t *testing.T) {
 		if err := d.Detect(ctx, u.ID); err != nil {
 			t.Fatal(err)
 		}
+		linksAsFresh(t, s, u, now, step)
 		if waiting == "" { // the store counts a waiting capture's old situations
 			loopDaysAsStored(t, s, d, u, step)
 		}
@@ -163,4 +166,29 @@ func tagged(f *store.Facts) []string {
 		out = append(out, line)
 	}
 	return out
+}
+
+// linksAsFresh holds the sums of the links the Detector saved for each
+// pattern to the sums of the links counted afresh over the journal as it
+// is now.
+func linksAsFresh(t *testing.T, s *store.Store, u *store.User, now time.Time, step int) {
+	t.Helper()
+	ctx := context.Background()
+	facts, err := s.DetectionFacts(ctx, u.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loc, err := s.Location(ctx, u.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := map[string]string{}
+	for _, p := range facts.Patterns {
+		saved[p.CategoryID] = p.LinksHash
+	}
+	for _, p := range detect.Run(detect.InputFrom(facts, now, loc)) {
+		if got, want := saved[p.CategoryID], detect.SumLinks(p); got != want {
+			t.Fatalf("step %d: pattern %s saved with links summing to %s; counted afresh they sum to %s", step, p.Name, got, want)
+		}
+	}
 }

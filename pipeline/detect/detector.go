@@ -38,6 +38,7 @@ func (d *Detector) Detect(ctx context.Context, userID string) error {
 	mu.(*sync.Mutex).Lock()
 	defer mu.(*sync.Mutex).Unlock()
 
+	last := d.seen.lastLinks(userID)
 	d.seen.keep(userID, nil) // until this run is saved
 	facts, err := d.store.CachedDetectionFacts(ctx, &d.facts, userID)
 	if err != nil {
@@ -48,11 +49,11 @@ func (d *Detector) Detect(ctx context.Context, userID string) error {
 		return err
 	}
 	patterns := Run(InputFrom(facts, d.now(), loc))
-	result := toStore(patterns)
+	result, links := toStore(patterns, last)
 	if err := d.store.SaveDetection(ctx, userID, result); err != nil {
 		return err
 	}
-	s := &seen{loc: loc.String(), byPattern: make(map[string]days, len(result))}
+	s := &seen{loc: loc.String(), byPattern: make(map[string]days, len(result)), links: links}
 	for i, p := range result {
 		if p.ID != "" {
 			s.byPattern[p.ID] = patterns[i].own
@@ -97,8 +98,12 @@ func InputFrom(f *store.Facts, now time.Time, loc *time.Location) Input {
 	return in
 }
 
-func toStore(patterns []Pattern) []store.DetectedPattern {
+// toStore turns the patterns into what is saved, taking the links of those
+// whose links are the same as in last (see summed), and returns them and
+// what the next run compares with.
+func toStore(patterns []Pattern, last map[string]*summed) ([]store.DetectedPattern, map[string]*summed) {
 	out := make([]store.DetectedPattern, len(patterns))
+	next := make(map[string]*summed, len(patterns))
 	var buf []byte
 	for i, p := range patterns {
 		dp := store.DetectedPattern{ID: p.ID, CategoryID: p.CategoryID, Sentiment: p.Sentiment, Impact: p.Impact, Urgent: p.Urgent,
@@ -106,19 +111,7 @@ func toStore(patterns []Pattern) []store.DetectedPattern {
 		if dp.Feelings == nil {
 			dp.Feelings = []string{}
 		}
-		if len(p.Correlations) > 0 {
-			dp.Correlations = make([]store.DetectedCorrelation, len(p.Correlations))
-			for j, c := range p.Correlations {
-				dp.Correlations[j] = store.DetectedCorrelation{TagID: c.TagID, Amount: c.Amount, Impact: c.Impact}
-			}
-		}
-		if len(p.Flows) > 0 {
-			dp.Flows = make([]store.Flow, len(p.Flows))
-			for j, f := range p.Flows {
-				dp.Flows[j] = store.Flow{SegmentID: f.SegmentID, Trigger: f.Trigger, Feeling: f.Feeling, Behaviour: f.Behaviour}
-			}
-		}
-		dp.LinksHash, buf = linksHash(p, buf[:0])
+		next[p.CategoryID], buf = saveLinks(&dp, p, last[p.CategoryID], buf)
 		if p.Lead != "" {
 			dp.Loop = store.DetectedLoop{Lead: p.Lead, Related: make([]store.DetectedLink, len(p.Related))}
 			for j, l := range p.Related {
@@ -127,7 +120,7 @@ func toStore(patterns []Pattern) []store.DetectedPattern {
 		}
 		out[i] = dp
 	}
-	return out
+	return out, next
 }
 
 // linksHash sums up a pattern's correlations and flows. The text it sums

@@ -15,6 +15,9 @@ type seen struct {
 	loc       string
 	origin    int
 	byPattern map[string]days
+	// links are the patterns' links as saved, by category id, kept for
+	// the summedUsers users detected last only.
+	links map[string]*summed
 }
 
 // seenDays keeps the seen of the users detected most recently.
@@ -46,6 +49,9 @@ func (k *seenDays) keep(userID string, s *seen) {
 	for len(k.order) > seenUsers {
 		delete(k.users, k.order[0])
 		k.order = k.order[1:]
+	}
+	if n := len(k.order) - summedUsers - 1; n >= 0 {
+		k.users[k.order[n]].links = nil
 	}
 }
 
