@@ -1,10 +1,12 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"time"
@@ -58,17 +60,22 @@ const (
 	seed          = 42
 )
 
-// Chat implements Model with a non-streaming /api/chat call.
+// maxAnswerBytes bounds the answer a model call reads: far beyond what
+// num_predict lets a model write.
+const maxAnswerBytes = 8 << 20
+
+// Chat implements Model with a non-streaming /api/chat call. It posts the
+// official client's request itself: the client's Chat reads every answer
+// through an 8 MB buffer that it makes for each call, garbage that at one
+// or two calls an entry had the collector go over a large journal's
+// memory again and again. Errors come as the client gives them.
 func (o *Ollama) Chat(ctx context.Context, req ChatRequest) (ChatResult, error) {
 	stream := false
 	maxTokens := req.MaxTokens
 	if maxTokens <= 0 {
 		maxTokens = 2048
 	}
-	start := time.Now()
-	var res ChatResult
-	done := false
-	err := o.client.Chat(ctx, &api.ChatRequest{
+	body, err := json.Marshal(&api.ChatRequest{
 		Model: o.opts.Model,
 		Messages: []api.Message{
 			{Role: "system", Content: req.System},
@@ -82,22 +89,67 @@ func (o *Ollama) Chat(ctx context.Context, req ChatRequest) (ChatResult, error) 
 			"num_ctx":     contextTokens,
 			"num_predict": maxTokens,
 		},
-	}, func(r api.ChatResponse) error {
-		res.Content += r.Message.Content
-		if r.Done {
-			done = true
-			res.PromptTokens, res.OutputTokens = r.PromptEvalCount, r.EvalCount
-			res.Truncated = r.DoneReason == "length"
-		}
-		return nil
 	})
+	if err != nil {
+		return ChatResult{}, err
+	}
+	start := time.Now()
+	var res ChatResult
+	raw, status, err := o.post(ctx, "api/chat", body)
 	res.Duration = time.Since(start)
-	if err == nil && !done {
-		// The client returns nil for an answer cut off mid-way (a dropped
-		// connection, a crashed runner): what came is not the whole answer.
+	if err != nil {
+		return res, classify(err)
+	}
+	if status.code >= http.StatusBadRequest {
+		var e struct {
+			Error string `json:"error"`
+		}
+		msg := string(raw)
+		if json.Unmarshal(raw, &e) == nil && e.Error != "" {
+			msg = e.Error
+		}
+		return res, classify(api.StatusError{StatusCode: status.code, Status: status.text, ErrorMessage: msg})
+	}
+	var answer api.ChatResponse
+	if err := json.Unmarshal(raw, &answer); err != nil {
+		return res, fmt.Errorf("%w: the answer is not Ollama's JSON: %v", ErrTransient, err)
+	}
+	res.Content = answer.Message.Content
+	if !answer.Done {
+		// An answer cut off mid-way (a dropped connection, a crashed
+		// runner): what came is not the whole answer.
 		return res, fmt.Errorf("%w: the answer ended before Ollama said it was done", ErrTransient)
 	}
-	return res, classify(err)
+	res.PromptTokens, res.OutputTokens = answer.PromptEvalCount, answer.EvalCount
+	res.Truncated = answer.DoneReason == "length"
+	return res, nil
+}
+
+// httpStatus is an answer's status code and line.
+type httpStatus struct {
+	code int
+	text string
+}
+
+// post sends body to the server's path and reads its answer, up to
+// maxAnswerBytes.
+func (o *Ollama) post(ctx context.Context, path string, body []byte) ([]byte, httpStatus, error) {
+	r, err := http.NewRequestWithContext(ctx, http.MethodPost, o.base.JoinPath(path).String(), bytes.NewReader(body))
+	if err != nil {
+		return nil, httpStatus{}, err
+	}
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Accept", "application/json")
+	resp, err := o.http.Do(r)
+	if err != nil {
+		return nil, httpStatus{}, err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswerBytes+1))
+	if err == nil && len(raw) > maxAnswerBytes {
+		err = fmt.Errorf("an answer longer than %d bytes", maxAnswerBytes)
+	}
+	return raw, httpStatus{resp.StatusCode, resp.Status}, err
 }
 
 // Embed implements Model with /api/embed.

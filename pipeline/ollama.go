@@ -5,6 +5,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/url"
 	"time"
 
@@ -24,6 +25,8 @@ type OllamaOptions struct {
 // HTTP client with our own timeouts.
 type Ollama struct {
 	client *api.Client
+	http   *http.Client
+	base   *url.URL
 	opts   OllamaOptions
 }
 
@@ -37,7 +40,7 @@ func NewOllama(opts OllamaOptions) (*Ollama, error) {
 		opts.Timeout = 5 * time.Minute
 	}
 	hc := modelHTTPClient(opts.Timeout)
-	return &Ollama{client: api.NewClient(u, hc), opts: opts}, nil
+	return &Ollama{client: api.NewClient(u, hc), http: hc, base: u, opts: opts}, nil
 }
 
 // Status is what a check of a model server found.
