@@ -1,12 +1,10 @@
 package pipeline
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"time"
@@ -75,7 +73,9 @@ func (o *Ollama) Chat(ctx context.Context, req ChatRequest) (ChatResult, error) 
 	if maxTokens <= 0 {
 		maxTokens = 2048
 	}
-	body, err := json.Marshal(&api.ChatRequest{
+	start := time.Now()
+	var res ChatResult
+	answer, raw, err := exchange(ctx, o.http, http.MethodPost, o.base.JoinPath("api/chat").String(), &api.ChatRequest{
 		Model: o.opts.Model,
 		Messages: []api.Message{
 			{Role: "system", Content: req.System},
@@ -89,67 +89,29 @@ func (o *Ollama) Chat(ctx context.Context, req ChatRequest) (ChatResult, error) 
 			"num_ctx":     contextTokens,
 			"num_predict": maxTokens,
 		},
-	})
-	if err != nil {
-		return ChatResult{}, err
-	}
-	start := time.Now()
-	var res ChatResult
-	raw, status, err := o.post(ctx, "api/chat", body)
+	}, maxAnswerBytes, nil)
 	res.Duration = time.Since(start)
-	if err != nil {
-		return res, classify(err)
+	switch {
+	case err != nil:
+		return res, err
+	case answer.StatusCode >= http.StatusBadRequest:
+		return res, classify(api.StatusError{StatusCode: answer.StatusCode, Status: answer.Status, ErrorMessage: errorMessage(raw)})
+	case len(raw) > maxAnswerBytes:
+		return res, fmt.Errorf("%w: an answer longer than %d bytes", ErrTransient, maxAnswerBytes)
 	}
-	if status.code >= http.StatusBadRequest {
-		var e struct {
-			Error string `json:"error"`
-		}
-		msg := string(raw)
-		if json.Unmarshal(raw, &e) == nil && e.Error != "" {
-			msg = e.Error
-		}
-		return res, classify(api.StatusError{StatusCode: status.code, Status: status.text, ErrorMessage: msg})
-	}
-	var answer api.ChatResponse
-	if err := json.Unmarshal(raw, &answer); err != nil {
+	var chat api.ChatResponse
+	if err := json.Unmarshal(raw, &chat); err != nil {
 		return res, fmt.Errorf("%w: the answer is not Ollama's JSON: %v", ErrTransient, err)
 	}
-	res.Content = answer.Message.Content
-	if !answer.Done {
+	res.Content = chat.Message.Content
+	if !chat.Done {
 		// An answer cut off mid-way (a dropped connection, a crashed
 		// runner): what came is not the whole answer.
 		return res, fmt.Errorf("%w: the answer ended before Ollama said it was done", ErrTransient)
 	}
-	res.PromptTokens, res.OutputTokens = answer.PromptEvalCount, answer.EvalCount
-	res.Truncated = answer.DoneReason == "length"
+	res.PromptTokens, res.OutputTokens = chat.PromptEvalCount, chat.EvalCount
+	res.Truncated = chat.DoneReason == "length"
 	return res, nil
-}
-
-// httpStatus is an answer's status code and line.
-type httpStatus struct {
-	code int
-	text string
-}
-
-// post sends body to the server's path and reads its answer, up to
-// maxAnswerBytes.
-func (o *Ollama) post(ctx context.Context, path string, body []byte) ([]byte, httpStatus, error) {
-	r, err := http.NewRequestWithContext(ctx, http.MethodPost, o.base.JoinPath(path).String(), bytes.NewReader(body))
-	if err != nil {
-		return nil, httpStatus{}, err
-	}
-	r.Header.Set("Content-Type", "application/json")
-	r.Header.Set("Accept", "application/json")
-	resp, err := o.http.Do(r)
-	if err != nil {
-		return nil, httpStatus{}, err
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswerBytes+1))
-	if err == nil && len(raw) > maxAnswerBytes {
-		err = fmt.Errorf("an answer longer than %d bytes", maxAnswerBytes)
-	}
-	return raw, httpStatus{resp.StatusCode, resp.Status}, err
 }
 
 // Embed implements Model with /api/embed.

@@ -1,12 +1,10 @@
 package pipeline
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -194,33 +192,13 @@ func (o *OpenAI) Check(ctx context.Context) Status {
 // the answer, read up to limit bytes, into out. Its errors are classified
 // as ErrUnavailable or ErrTransient (see classifyStatus).
 func (o *OpenAI) call(ctx context.Context, method, path string, body any, limit int64, out any) error {
-	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return err
+	res, b, err := exchange(ctx, o.client, method, o.base+path, body, limit, func(h http.Header) {
+		if o.opts.APIKey != "" {
+			h.Set("Authorization", "Bearer "+o.opts.APIKey)
 		}
-		rd = bytes.NewReader(b)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, o.base+path, rd)
+	})
 	if err != nil {
 		return err
-	}
-	req.Header.Set("Accept", "application/json")
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if o.opts.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+o.opts.APIKey)
-	}
-	res, err := o.client.Do(req)
-	if err != nil {
-		return classify(err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(res.Body, limit+1))
-	if err != nil {
-		return classify(err)
 	}
 	if res.StatusCode != http.StatusOK {
 		return classifyStatus(res, b)

@@ -1,8 +1,11 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -68,4 +71,40 @@ func publicURL(u string) string {
 	}
 	p.User = nil
 	return p.String()
+}
+
+// exchange sends body (if any) as JSON with method to url, with the
+// headers header adds, and reads the answer up to limit+1 bytes, so that
+// the caller can tell one past limit. A send or read that fails is
+// classified (see classify).
+func exchange(ctx context.Context, hc *http.Client, method, url string, body any, limit int64, header func(http.Header)) (*http.Response, []byte, error) {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return nil, nil, err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, url, rd)
+	if err != nil {
+		return nil, nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if header != nil {
+		header(req.Header)
+	}
+	res, err := hc.Do(req)
+	if err != nil {
+		return nil, nil, classify(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(res.Body, limit+1))
+	if err != nil {
+		return nil, nil, classify(err)
+	}
+	return res, b, nil
 }
