@@ -18,6 +18,18 @@ type Facts struct {
 	Feelings     []Feeling
 	Patterns     []PatternFact
 	Correlations []CorrelationFact // the reviewed ones
+	// Since, from CachedDetectionFacts, is what changed since the cache's
+	// last read for the user; nil when it cannot tell (the journal was read
+	// whole, or a tag changed).
+	Since *FactsChange
+}
+
+// FactsChange is what changed in a user's journal between two cached reads
+// of it.
+type FactsChange struct {
+	// Segments are those of the captures added, changed or gone since,
+	// both as they were and as they are, naming tags as Facts.Tags does.
+	Segments []SegmentFact
 }
 
 // SegmentFact is a segment of a processed capture and its tags, in order.
@@ -241,7 +253,15 @@ type DetectedPattern struct {
 	// LinksHash sums up Correlations and Flows; when it equals the stored
 	// one, they are not written again.
 	LinksHash string
-	Loop      DetectedLoop // see links.go
+	// FlowsBefore are the flows the caller saved last for the pattern, with
+	// the LinksHash they were saved under in HashBefore. Where the stored
+	// hash is still that one, the stored flows are these (a capture deleted
+	// since takes its segments' flows with it, which the save allows for),
+	// and they are compared with Flows without being read back: a pattern
+	// of ten years has some 50,000.
+	FlowsBefore []Flow
+	HashBefore  string
+	Loop        DetectedLoop // see links.go
 }
 
 // DetectedCorrelation is a correlation as a detection run found it.

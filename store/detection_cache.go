@@ -29,6 +29,7 @@ type cachedFacts struct {
 	tagNum   map[string]int32
 	tags     []TagFact     // by number
 	captures []factCapture // by time, then id
+	since    *FactsChange  // what the last refresh changed; nil when it read whole
 }
 
 // CachedDetectionFacts returns, in one snapshot, what DetectionFacts does,
@@ -54,6 +55,7 @@ func (s *Store) CachedDetectionFacts(ctx context.Context, c *FactsCache, userID 
 		for _, cp := range cached.captures {
 			f.Segments = append(f.Segments, cp.segments...)
 		}
+		f.Since = cached.since
 		return detectionState(ctx, tx, f, userID)
 	})
 	if err != nil {
@@ -74,12 +76,17 @@ func refreshFacts(ctx context.Context, tx *sql.Tx, cached *cachedFacts, userID s
 	} else if whole {
 		return wholeFacts(ctx, tx, userID, seq)
 	}
-	if ok, err := numberTags(ctx, tx, cached, userID); err != nil {
+	kept, retagged, err := numberTags(ctx, tx, cached, userID)
+	if err != nil {
 		return nil, err
-	} else if !ok {
+	} else if !kept {
 		return wholeFacts(ctx, tx, userID, seq)
 	}
 	cached.seq = seq
+	cached.since = &FactsChange{}
+	if retagged {
+		cached.since = nil
+	}
 	if len(changed) == 0 {
 		return cached, nil
 	}
@@ -87,9 +94,18 @@ func refreshFacts(ctx context.Context, tx *sql.Tx, cached *cachedFacts, userID s
 	for _, id := range changed {
 		gone[id] = true
 	}
-	cached.captures = slices.DeleteFunc(cached.captures, func(cp factCapture) bool { return gone[cp.id] })
-	err = scanDetectionCaptures(ctx, tx, cached.tagNum, func(cp factCapture) { cached.captures = append(cached.captures, cp) },
-		detectionCapturesQuery+`c.id IN (SELECT value FROM json_each(?)) AND +c.user_id = ? AND +c.status = 'processed'`, list, userID)
+	cached.captures = slices.DeleteFunc(cached.captures, func(cp factCapture) bool {
+		if gone[cp.id] && cached.since != nil {
+			cached.since.Segments = append(cached.since.Segments, cp.segments...)
+		}
+		return gone[cp.id]
+	})
+	err = scanDetectionCaptures(ctx, tx, cached.tagNum, func(cp factCapture) {
+		cached.captures = append(cached.captures, cp)
+		if cached.since != nil {
+			cached.since.Segments = append(cached.since.Segments, cp.segments...)
+		}
+	}, detectionCapturesQuery+`c.id IN (SELECT value FROM json_each(?)) AND +c.user_id = ? AND +c.status = 'processed'`, list, userID)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +118,7 @@ func refreshFacts(ctx context.Context, tx *sql.Tx, cached *cachedFacts, userID s
 // wholeFacts reads the user's captures and tags whole, as of seq.
 func wholeFacts(ctx context.Context, tx *sql.Tx, userID string, seq int64) (*cachedFacts, error) {
 	cached := &cachedFacts{seq: seq, tagNum: map[string]int32{}}
-	if _, err := numberTags(ctx, tx, cached, userID); err != nil {
+	if _, _, err := numberTags(ctx, tx, cached, userID); err != nil {
 		return nil, err
 	}
 	err := scanDetectionCaptures(ctx, tx, cached.tagNum, func(cp factCapture) { cached.captures = append(cached.captures, cp) },
@@ -111,21 +127,22 @@ func wholeFacts(ctx context.Context, tx *sql.Tx, userID string, seq int64) (*cac
 }
 
 // numberTags reads the user's tags into the cache, numbering those it has
-// not seen yet after those it has, and reports false when one it numbered
-// is gone.
-func numberTags(ctx context.Context, tx *sql.Tx, cached *cachedFacts, userID string) (bool, error) {
+// not seen yet after those it has. It reports kept false when one it
+// numbered is gone, and retagged when one it numbered reads otherwise now.
+func numberTags(ctx context.Context, tx *sql.Tx, cached *cachedFacts, userID string) (kept, retagged bool, err error) {
 	rows, err := tx.QueryContext(ctx, `SELECT id, type, name, coalesce(category_id, ''), coalesce(feeling_id, '') FROM tags WHERE user_id = ?`, userID)
 	if err != nil {
-		return false, err
+		return false, false, err
 	}
 	defer rows.Close()
 	before, seen := len(cached.tags), 0
 	for rows.Next() {
 		var t TagFact
 		if err := rows.Scan(&t.ID, &t.Type, &t.Name, &t.CategoryID, &t.FeelingID); err != nil {
-			return false, err
+			return false, false, err
 		}
 		if n, ok := cached.tagNum[t.ID]; ok {
+			retagged = retagged || cached.tags[n] != t
 			cached.tags[n] = t
 			seen++
 			continue
@@ -133,7 +150,7 @@ func numberTags(ctx context.Context, tx *sql.Tx, cached *cachedFacts, userID str
 		cached.tagNum[t.ID] = int32(len(cached.tags))
 		cached.tags = append(cached.tags, t)
 	}
-	return seen == before, rows.Err()
+	return seen == before, retagged, rows.Err()
 }
 
 // PruneDetectionChanges deletes the notes of the user's changes that c has

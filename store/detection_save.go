@@ -171,7 +171,7 @@ func (w *detectionWriter) saveLinks(ctx context.Context, p DetectedPattern, stor
 	if err := w.saveCorrelations(ctx, p); err != nil {
 		return err
 	}
-	return w.saveFlows(ctx, p)
+	return w.saveFlows(ctx, p, storedHash)
 }
 
 // saveCorrelations brings a pattern's correlations up to date. One that
@@ -231,45 +231,82 @@ func (w *detectionWriter) saveCorrelations(ctx context.Context, p DetectedPatter
 
 // saveFlows brings a pattern's flows up to date: a new capture adds a flow
 // or two to a pattern of hundreds, so only those are written.
-func (w *detectionWriter) saveFlows(ctx context.Context, p DetectedPattern) error {
-	type row struct{ trigger, feeling, behaviour string }
-	stored := map[string]row{}
-	rows, err := w.tx.QueryContext(ctx, `SELECT segment_id, trigger, feeling, behaviour FROM flows WHERE pattern_id = ?`, p.ID)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var segment string
-		var r row
-		if err := rows.Scan(&segment, &r.trigger, &r.feeling, &r.behaviour); err != nil {
-			rows.Close()
-			return err
-		}
-		stored[segment] = r
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	for _, f := range p.Flows {
-		old, ok := stored[f.SegmentID]
-		delete(stored, f.SegmentID)
-		switch {
-		case !ok:
-			err = w.exec(ctx, &w.insertFlow, `INSERT INTO flows (id, pattern_id, segment_id, trigger, feeling, behaviour) VALUES (?, ?, ?, ?, ?, ?)`,
-				flowID(p.ID, f.SegmentID), p.ID, f.SegmentID, f.Trigger, f.Feeling, f.Behaviour)
-		case old != row{f.Trigger, f.Feeling, f.Behaviour}:
-			err = w.exec(ctx, &w.updateFlow, `UPDATE flows SET trigger = ?, feeling = ?, behaviour = ? WHERE pattern_id = ? AND segment_id = ?`,
-				f.Trigger, f.Feeling, f.Behaviour, p.ID, f.SegmentID)
-		}
-		if err != nil {
+func (w *detectionWriter) saveFlows(ctx context.Context, p DetectedPattern, storedHash string) error {
+	stored := p.FlowsBefore
+	if p.HashBefore == "" || p.HashBefore != storedHash {
+		var err error
+		if stored, err = w.storedFlows(ctx, p.ID); err != nil {
 			return err
 		}
 	}
-	for segment := range stored {
+	// The flows of the same segments at the start and at the end, where a
+	// run's new entries seldom are, are compared in place; the rest by
+	// segment.
+	same := func(i, j int) bool { return stored[i].SegmentID == p.Flows[j].SegmentID }
+	head := 0
+	for head < len(stored) && head < len(p.Flows) && same(head, head) {
+		head++
+	}
+	tail := 0
+	for tail < len(stored)-head && tail < len(p.Flows)-head && same(len(stored)-1-tail, len(p.Flows)-1-tail) {
+		tail++
+	}
+	for i := range head {
+		if err := w.saveFlow(ctx, p.ID, &stored[i], p.Flows[i]); err != nil {
+			return err
+		}
+	}
+	for i := range tail {
+		if err := w.saveFlow(ctx, p.ID, &stored[len(stored)-1-i], p.Flows[len(p.Flows)-1-i]); err != nil {
+			return err
+		}
+	}
+	rest := make(map[string]*Flow, len(stored)-head-tail)
+	for i := head; i < len(stored)-tail; i++ {
+		rest[stored[i].SegmentID] = &stored[i]
+	}
+	for _, f := range p.Flows[head : len(p.Flows)-tail] {
+		old := rest[f.SegmentID]
+		delete(rest, f.SegmentID)
+		if err := w.saveFlow(ctx, p.ID, old, f); err != nil {
+			return err
+		}
+	}
+	for segment := range rest {
 		if err := w.exec(ctx, &w.deleteFlow, `DELETE FROM flows WHERE pattern_id = ? AND segment_id = ?`, p.ID, segment); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// saveFlow writes flow f of the pattern, stored as old (nil: not stored).
+func (w *detectionWriter) saveFlow(ctx context.Context, patternID string, old *Flow, f Flow) error {
+	switch {
+	case old == nil:
+		return w.exec(ctx, &w.insertFlow, `INSERT INTO flows (id, pattern_id, segment_id, trigger, feeling, behaviour) VALUES (?, ?, ?, ?, ?, ?)`,
+			flowID(patternID, f.SegmentID), patternID, f.SegmentID, f.Trigger, f.Feeling, f.Behaviour)
+	case old.Trigger != f.Trigger || old.Feeling != f.Feeling || old.Behaviour != f.Behaviour:
+		return w.exec(ctx, &w.updateFlow, `UPDATE flows SET trigger = ?, feeling = ?, behaviour = ? WHERE pattern_id = ? AND segment_id = ?`,
+			f.Trigger, f.Feeling, f.Behaviour, patternID, f.SegmentID)
+	}
+	return nil
+}
+
+// storedFlows reads the pattern's flows as stored.
+func (w *detectionWriter) storedFlows(ctx context.Context, patternID string) ([]Flow, error) {
+	rows, err := w.tx.QueryContext(ctx, `SELECT segment_id, trigger, feeling, behaviour FROM flows WHERE pattern_id = ?`, patternID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Flow
+	for rows.Next() {
+		var f Flow
+		if err := rows.Scan(&f.SegmentID, &f.Trigger, &f.Feeling, &f.Behaviour); err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
 }

@@ -182,13 +182,38 @@ func linksAsFresh(t *testing.T, s *store.Store, u *store.User, now time.Time, st
 	if err != nil {
 		t.Fatal(err)
 	}
-	saved := map[string]string{}
+	saved := map[string]store.PatternFact{}
 	for _, p := range facts.Patterns {
-		saved[p.CategoryID] = p.LinksHash
+		saved[p.CategoryID] = p
 	}
 	for _, p := range detect.Run(detect.InputFrom(facts, now, loc)) {
-		if got, want := saved[p.CategoryID], detect.SumLinks(p); got != want {
+		if got, want := saved[p.CategoryID].LinksHash, detect.SumLinks(p); got != want {
 			t.Fatalf("step %d: pattern %s saved with links summing to %s; counted afresh they sum to %s", step, p.Name, got, want)
+		}
+		if saved[p.CategoryID].Status == store.PatternRejected {
+			continue
+		}
+		// The flows stored, which a run writes by comparing with those it
+		// saved last rather than reading them, are those counted afresh.
+		stored, err := s.FindPattern(ctx, u.ID, saved[p.CategoryID].ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		detail, err := s.PatternDetail(ctx, stored)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got, want []string
+		for _, f := range detail.Flows {
+			got = append(got, f.SegmentID+": "+f.Trigger+" / "+f.Feeling+" / "+f.Behaviour)
+		}
+		for _, f := range p.Flows {
+			want = append(want, f.SegmentID+": "+f.Trigger+" / "+f.Feeling+" / "+f.Behaviour)
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Fatalf("step %d: pattern %s stores the flows\n%v\ncounted afresh they are\n%v", step, p.Name, got, want)
 		}
 	}
 }

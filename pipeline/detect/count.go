@@ -41,6 +41,7 @@ type index struct {
 	written days // the days the user wrote on
 
 	segDays    []int
+	segIDs     []string // apart from the segments: flows read them by the thousand
 	segCapture []int32
 	segTags    []int32 // every segment's tags, one after the other
 	segStart   []int32 // segment i's tags are segTags[segStart[i]:segStart[i+1]]
@@ -76,9 +77,10 @@ func newIndex(in Input) *index {
 		loc = time.UTC
 	}
 	x := &index{
-		segDays:    make([]int, len(in.Segments)),
-		segCapture: make([]int32, len(in.Segments)),
-		segStart:   make([]int32, len(in.Segments)+1),
+		segDays:    make([]int, in.segments()),
+		segIDs:     make([]string, in.segments()),
+		segCapture: make([]int32, in.segments()),
+		segStart:   make([]int32, in.segments()+1),
 		tagIDs:     map[string]int32{},
 		categories: map[string]int32{},
 		feelings:   map[string]int32{},
@@ -105,6 +107,9 @@ func newIndex(in Input) *index {
 		}
 	}
 	n := 0
+	for i := range in.Stored {
+		n += len(in.Stored[i].Tags)
+	}
 	for i := range in.Segments {
 		n += len(in.Segments[i].Tags) + len(in.Segments[i].TagNumbers)
 	}
@@ -115,9 +120,10 @@ func newIndex(in Input) *index {
 		numbered[j] = -1
 	}
 	lastCapture, lastCaptureN := "", int32(-1)
-	for i := range in.Segments {
-		sg := &in.Segments[i]
+	for i := range in.segments() {
+		sg := in.segment(i)
 		x.segDays[i] = dayOf(sg.OccurredAt)
+		x.segIDs[i] = sg.ID
 		first = min(first, x.segDays[i])
 		if sg.CaptureID != lastCapture || lastCaptureN < 0 {
 			c, ok := captureIDs[sg.CaptureID]
@@ -214,10 +220,10 @@ func number(m map[string]int32, id string) int32 {
 // count goes through the segments once and gathers, for each category, its
 // segments, days, captures and feelings, and the days of each person,
 // location and activity.
-func (x *index) count(segments []Segment) []categoryFacts {
+func (x *index) count(in *Input) []categoryFacts {
 	facts := make([]categoryFacts, len(x.categories))
 	var feelings []int32
-	for i := range segments {
+	for i := range x.segDays {
 		d := x.segDays[i]
 		tags := x.segTags[x.segStart[i]:x.segStart[i+1]]
 		feelings = feelings[:0]
@@ -247,7 +253,7 @@ func (x *index) count(segments []Segment) []categoryFacts {
 			f.segments = append(f.segments, int32(i))
 			f.days.add(d)
 			f.captures.add(int(x.segCapture[i]))
-			if at := segments[i].OccurredAt; at.After(f.lastSeen) {
+			if at := in.segmentTime(i); at.After(f.lastSeen) {
 				f.lastSeen = at
 			}
 			for place, fl := range feelings {
@@ -394,11 +400,17 @@ type flowPlan struct {
 // the three gives none. With several candidates the choice is the one most
 // associated with the pattern (see association.closer), the pattern's own
 // tag first when the pattern is a trigger or behaviour. Plans and facts are
-// by category number, nil plans for none.
-func (x *index) flows(segments []Segment, plans []*flowPlan, out []Pattern, facts []categoryFacts) {
+// by category number, nil plans for none. A pattern whose flows the input
+// kept, and can keep still (see keeping), is given none and marked kept.
+func (x *index) flows(plans []*flowPlan, out []Pattern, facts []categoryFacts, in *Input) {
 	a := x.newAssociation(facts)
+	k := x.keeping(in, facts)
 	for c, plan := range plans {
 		if plan == nil {
+			continue
+		}
+		p := &out[plan.pattern]
+		if p.ties, p.flowsKept = k.kept(c); p.flowsKept {
 			continue
 		}
 		a.start(plan.facts)
@@ -408,11 +420,11 @@ func (x *index) flows(segments []Segment, plans []*flowPlan, out []Pattern, fact
 				if list == nil {
 					list = make([]Flow, 0, len(plan.facts.segments))
 				}
-				f.SegmentID = segments[si].ID
+				f.SegmentID = x.segIDs[si]
 				list = append(list, f)
 			}
 		}
-		out[plan.pattern].Flows = list
+		p.Flows, p.ties = list, k.ties(a.ties)
 		a.clear()
 	}
 }
@@ -489,6 +501,9 @@ type association struct {
 	// segment counts once for each; segments are numbered as visited.
 	categoryVisit, feelingVisit []int32
 	visit                       int32
+	// ties are the pairs of categories, by number, whose everywhere
+	// counts decided a choice for the pattern, with how they compared.
+	ties map[[2]int32]int
 }
 
 func (x *index) newAssociation(facts []categoryFacts) *association {
@@ -500,12 +515,23 @@ func (x *index) newAssociation(facts []categoryFacts) *association {
 		feeling:       make([]int32, len(x.feelingIDs)),
 		categoryVisit: make([]int32, len(x.categories)),
 		feelingVisit:  make([]int32, len(x.feelingIDs)),
+		ties:          map[[2]int32]int{},
 	}
 }
 
 // start makes the association the one of the pattern with these facts.
 func (a *association) start(f *categoryFacts) {
 	a.pattern, a.counted = f, false
+	clear(a.ties)
+}
+
+// tie records that the choice between tags t and u goes by how many
+// situations of the journal show their categories.
+func (a *association) tie(t, u int32) {
+	pair := [2]int32{a.x.tags[u].category, a.x.tags[t].category}
+	if _, ok := a.ties[pair]; !ok {
+		a.ties[pair] = cmp.Compare(a.everywhere(u), a.everywhere(t))
+	}
 }
 
 // closer reports whether tag t goes with the pattern more than tag u (of
@@ -524,6 +550,9 @@ func (a *association) closer(t, u int32) bool {
 			cmp.Compare(a.pattern.feelingPlace[ru.feeling], a.pattern.feelingPlace[rt.feeling])) > 0
 	}
 	gt, gu := a.group(t), a.group(u)
+	if gt == gu {
+		a.tie(t, u)
+	}
 	return cmp.Or(cmp.Compare(gt, gu), cmp.Compare(a.everywhere(u), a.everywhere(t)), cmp.Compare(a.tag[t], a.tag[u])) > 0
 }
 

@@ -105,15 +105,26 @@ type PriorCorrelation struct {
 
 // Input is everything detection counts over.
 type Input struct {
-	Now          time.Time
-	Location     *time.Location // the user's timezone: it cuts days
-	Captures     []Capture      // processed captures
-	Segments     []Segment
-	Tags         []Tag // the tags Segment.TagNumbers name; nil when segments carry Tags
+	Now      time.Time
+	Location *time.Location // the user's timezone: it cuts days
+	Captures []Capture      // processed captures
+	Segments []Segment
+	// Stored, when given, are the segments as the store reads them, in
+	// place of Segments: ten years are some 100,000, and copying them
+	// into Segments for every run was a tenth of it.
+	Stored       []store.SegmentFact
+	Tags         []Tag // the tags Segment.TagNumbers (and Stored) name; nil when segments carry Tags
 	Categories   map[string]Category
 	Feelings     map[string]Feeling
 	Patterns     []Prior
 	Correlations []PriorCorrelation
+
+	// kept are, by category id, the patterns whose flows the caller kept
+	// from an earlier run, with the ties those flows were chosen by
+	// (Pattern.ties); touched are the categories the segments changed
+	// since then show, nil when not known. See keeping.
+	kept    map[string][]tie
+	touched map[string]bool
 }
 
 // Pattern is a pattern as this run finds it. ID is empty for a new one.
@@ -140,6 +151,9 @@ type Pattern struct {
 	// origin (see day): what Detector.LoopDays tells after the run.
 	own    days
 	origin int
+	// flowsKept: Flows are nil, and the flows are those input.kept names.
+	flowsKept bool
+	ties      []tie // what the flows were chosen by (see tie)
 }
 
 // Correlation is a tag a pattern occurs with more than the user's baseline.
@@ -164,7 +178,7 @@ type Flow struct {
 // exists after the run, rejected ones excepted (they are left as they are).
 func Run(in Input) []Pattern {
 	x := newIndex(in)
-	facts := x.count(in.Segments)
+	facts := x.count(&in)
 	writtenDays := x.written.count()
 
 	prior := make(map[string]Prior, len(in.Patterns))
@@ -243,7 +257,7 @@ func Run(in Input) []Pattern {
 		pat.own = own
 		out = append(out, pat)
 	}
-	x.flows(in.Segments, plans, out, facts)
+	x.flows(plans, out, facts, &in)
 	slices.SortFunc(out, func(a, b Pattern) int { return cmp.Compare(a.CategoryID, b.CategoryID) })
 	x.link(out, in.Categories, facts)
 	return out
@@ -251,6 +265,31 @@ func Run(in Input) []Pattern {
 
 // closedAt keeps the moment a pattern that lost its count closed, or
 // closes it at at.
+// segments is how many segments the input holds.
+func (in *Input) segments() int {
+	if in.Stored != nil {
+		return len(in.Stored)
+	}
+	return len(in.Segments)
+}
+
+// segment is the input's segment i, from Stored or Segments.
+func (in *Input) segment(i int) Segment {
+	if in.Stored != nil {
+		sg := &in.Stored[i]
+		return Segment{ID: sg.ID, CaptureID: sg.CaptureID, OccurredAt: sg.OccurredAt, TagNumbers: sg.Tags}
+	}
+	return in.Segments[i]
+}
+
+// segmentTime is the time of the input's segment i.
+func (in *Input) segmentTime(i int) time.Time {
+	if in.Stored != nil {
+		return in.Stored[i].OccurredAt
+	}
+	return in.Segments[i].OccurredAt
+}
+
 func closedAt(prev *time.Time, at time.Time) *time.Time {
 	if prev != nil {
 		return prev

@@ -48,7 +48,9 @@ func (d *Detector) Detect(ctx context.Context, userID string) error {
 	if err != nil {
 		return err
 	}
-	patterns := Run(InputFrom(facts, d.now(), loc))
+	in := InputFrom(facts, d.now(), loc)
+	in.keepFrom(last, facts)
+	patterns := Run(in)
 	result, links := toStore(patterns, last)
 	if err := d.store.SaveDetection(ctx, userID, result); err != nil {
 		return err
@@ -68,7 +70,7 @@ func (d *Detector) Detect(ctx context.Context, userID string) error {
 func InputFrom(f *store.Facts, now time.Time, loc *time.Location) Input {
 	in := Input{Now: now, Location: loc,
 		Captures:   make([]Capture, len(f.Captures)),
-		Segments:   make([]Segment, len(f.Segments)),
+		Stored:     f.Segments,
 		Categories: make(map[string]Category, len(f.Categories)),
 		Feelings:   make(map[string]Feeling, len(f.Feelings)),
 	}
@@ -79,9 +81,6 @@ func InputFrom(f *store.Facts, now time.Time, loc *time.Location) Input {
 	in.Tags = make([]Tag, len(f.Tags))
 	for i, t := range f.Tags {
 		in.Tags[i] = Tag(t)
-	}
-	for i, sg := range f.Segments {
-		in.Segments[i] = Segment{ID: sg.ID, CaptureID: sg.CaptureID, OccurredAt: sg.OccurredAt, TagNumbers: sg.Tags}
 	}
 	for _, c := range f.Categories {
 		in.Categories[c.ID] = Category{ID: c.ID, Kind: c.Kind, Name: c.Name, Rejected: c.Rejected}

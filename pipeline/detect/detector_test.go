@@ -253,9 +253,9 @@ func changes(before, after []string, kind string) (added, changed, removed int) 
 	return added, changed, removed
 }
 
-// TestTagNumbersCountAsTags: segments that name their tags by number in
-// Input.Tags, as the stored facts come, are counted exactly as segments
-// that carry the tags themselves.
+// TestTagNumbersCountAsTags: the stored segments, which name their tags by
+// number in Input.Tags, are counted exactly as segments that carry the tags
+// themselves.
 func TestTagNumbersCountAsTags(t *testing.T) {
 	t.Parallel()
 	j := newJournal(t, 120)
@@ -265,12 +265,13 @@ func TestTagNumbersCountAsTags(t *testing.T) {
 	}
 	numbered := detect.InputFrom(facts, j.now, time.UTC)
 	carried := detect.InputFrom(facts, j.now, time.UTC)
-	carried.Tags = nil
-	for i, sg := range carried.Segments {
-		for _, n := range sg.TagNumbers {
-			carried.Segments[i].Tags = append(carried.Segments[i].Tags, numbered.Tags[n])
+	carried.Tags, carried.Stored = nil, nil
+	for _, sg := range numbered.Stored {
+		s := detect.Segment{ID: sg.ID, CaptureID: sg.CaptureID, OccurredAt: sg.OccurredAt}
+		for _, n := range sg.Tags {
+			s.Tags = append(s.Tags, numbered.Tags[n])
 		}
-		carried.Segments[i].TagNumbers = nil
+		carried.Segments = append(carried.Segments, s)
 	}
 	got, want := fmt.Sprintf("%+v", detect.Run(numbered)), fmt.Sprintf("%+v", detect.Run(carried))
 	if got != want {

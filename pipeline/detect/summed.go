@@ -17,6 +17,10 @@ const summedUsers = 4
 // third of a run in a ten-year journal.
 type summed struct {
 	saved store.DetectedPattern // Correlations, Flows and LinksHash
+	// ties are what the flows were chosen by (Pattern.ties), counted
+	// reporting whether they were: a pattern without situations has none.
+	ties    []tie
+	counted bool
 }
 
 // lastLinks returns the user's patterns' links as the Detector's last
@@ -35,9 +39,22 @@ func (k *seenDays) lastLinks(userID string) map[string]*summed {
 // (returned for the next pattern). It returns what the next run compares
 // with.
 func saveLinks(dp *store.DetectedPattern, p Pattern, last *summed, buf []byte) (*summed, []byte) {
-	if last != nil && slices.EqualFunc(last.saved.Flows, p.Flows, savedFlow) && slices.EqualFunc(last.saved.Correlations, p.Correlations, saved) {
+	if last != nil && (p.flowsKept || slices.EqualFunc(last.saved.Flows, p.Flows, savedFlow)) &&
+		slices.EqualFunc(last.saved.Correlations, p.Correlations, saved) {
 		dp.Correlations, dp.Flows, dp.LinksHash = last.saved.Correlations, last.saved.Flows, last.saved.LinksHash
+		if !slices.Equal(last.ties, p.ties) || last.counted != counted(p) {
+			return &summed{saved: last.saved, ties: p.ties, counted: counted(p)}, buf
+		}
 		return last, buf
+	}
+	if p.flowsKept { // kept from last, whose correlations differ
+		p.Flows = make([]Flow, len(last.saved.Flows))
+		for i, f := range last.saved.Flows {
+			p.Flows[i] = Flow{SegmentID: f.SegmentID, Trigger: f.Trigger, Feeling: f.Feeling, Behaviour: f.Behaviour}
+		}
+	}
+	if last != nil {
+		dp.FlowsBefore, dp.HashBefore = last.saved.Flows, last.saved.LinksHash
 	}
 	if len(p.Correlations) > 0 {
 		dp.Correlations = make([]store.DetectedCorrelation, len(p.Correlations))
@@ -52,7 +69,7 @@ func saveLinks(dp *store.DetectedPattern, p Pattern, last *summed, buf []byte) (
 		}
 	}
 	dp.LinksHash, buf = linksHash(p, buf[:0])
-	return &summed{saved: store.DetectedPattern{Correlations: dp.Correlations, Flows: dp.Flows, LinksHash: dp.LinksHash}}, buf
+	return &summed{saved: store.DetectedPattern{Correlations: dp.Correlations, Flows: dp.Flows, LinksHash: dp.LinksHash}, ties: p.ties, counted: counted(p)}, buf
 }
 
 // savedFlow reports whether flow f is saved as s.
@@ -66,3 +83,7 @@ func savedFlow(s store.Flow, f Flow) bool {
 func saved(s store.DetectedCorrelation, c Correlation) bool {
 	return s.TagID == c.TagID && s.Amount == c.Amount && s.Impact == c.Impact
 }
+
+// counted reports whether the run counted the pattern's flows, or kept
+// them: a pattern without situations has none to count.
+func counted(p Pattern) bool { return p.flowsKept || p.ties != nil }
