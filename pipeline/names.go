@@ -45,7 +45,10 @@ func (r *runner) offeredNames(ctx context.Context, text string, existing []store
 	var wanting []store.TagType    // types that want their nearest names
 	words := wordForms(text)
 	folded := fold(text)
-	said := func(name string) bool { return mentions(folded, name) || mentionsForms(words, name) }
+	said := func(name string) bool {
+		f := r.forms.of(name)
+		return mentionsFolded(folded, f.folded) || mentionsWords(words, f.words)
+	}
 	for _, typ := range nameTypes {
 		tags := byType[typ]
 		for _, t := range tags {
@@ -228,7 +231,11 @@ func fold(text string) string {
 // mentions reports whether the folded text holds the name as whole words,
 // whatever its case: "Carmen" in "Carmen's call", not "art" in "started".
 func mentions(folded, name string) bool {
-	name = fold(name)
+	return mentionsFolded(folded, fold(name))
+}
+
+// mentionsFolded is mentions of a name folded already.
+func mentionsFolded(folded, name string) bool {
 	if name == "" {
 		return false
 	}
@@ -268,7 +275,11 @@ func wordForms(text string) []string {
 // name's words in a row, each in any of its forms: "cooking dinner" in "I
 // cooked dinner".
 func mentionsForms(words []string, name string) bool {
-	want := wordForms(name)
+	return mentionsWords(words, wordForms(name))
+}
+
+// mentionsWords is mentionsForms of a name's wordForms.
+func mentionsWords(words, want []string) bool {
 	if len(want) == 0 {
 		return false
 	}

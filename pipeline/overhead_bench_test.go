@@ -45,7 +45,14 @@ var overheadSizes = []int{0, 1000, 25000}
 func BenchmarkAnalysedEntry(b *testing.B) {
 	entries := loadCorpus(b)
 	_, model := scriptedModel(b)
-	dir := b.TempDir()
+	// RECUR_BENCH_JOURNALS names a folder that keeps the journals between
+	// runs (journal25000.db takes a few minutes to write); a journal found
+	// there is taken as it is, so empty it after changing how they are
+	// written.
+	dir := os.Getenv("RECUR_BENCH_JOURNALS")
+	if dir == "" {
+		dir = b.TempDir()
+	}
 	post := func(b *testing.B, s *store.Store, u *store.User) int {
 		for _, e := range entries {
 			if err := s.CreateCapture(context.Background(), &store.Capture{UserID: u.ID, Original: e.Text, OccurredAt: e.OccurredAt}); err != nil {
@@ -72,7 +79,12 @@ func BenchmarkAnalysedEntry(b *testing.B) {
 		round := func(name string, queue func(*testing.B, *store.Store, *store.User) int) {
 			b.Run(name, func(b *testing.B) {
 				if template == "" {
-					template = overheadJournal(b, model, n, filepath.Join(dir, fmt.Sprintf("journal%d.db", n)))
+					template = filepath.Join(dir, fmt.Sprintf("journal%d.db", n))
+					if _, err := os.Stat(template); err != nil {
+						if err := os.Rename(overheadJournal(b, model, n, template+".part"), template); err != nil {
+							b.Fatal(err)
+						}
+					}
 				}
 				benchmarkAnalysed(b, model, template, name, queue)
 			})

@@ -80,6 +80,7 @@ type Pipeline struct {
 	det      detections
 	names    nameVectors
 	tags     store.NamesCache // the users' names kept between runs
+	forms    nameForms        // the forms names are found in entries by
 	days     DayCounter       // opts.Detector's, or nil
 }
 
@@ -297,7 +298,7 @@ func (p *Pipeline) process(ctx context.Context, log *slog.Logger, c *store.Captu
 	}
 	start := time.Now()
 	mark := p.gate.unusableMark()
-	r := &runner{store: p.opts.Store, model: p.model, modelName: p.opts.ModelName, log: log, capture: c, names: &p.names, tags: &p.tags}
+	r := &runner{store: p.opts.Store, model: p.model, modelName: p.opts.ModelName, log: log, capture: c, names: &p.names, tags: &p.tags, forms: &p.forms}
 	a, err := r.analyse(ctx)
 	// Settling must happen even when shutdown cancelled the run.
 	settle := context.WithoutCancel(ctx)

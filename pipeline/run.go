@@ -27,6 +27,7 @@ type runner struct {
 	proper     map[string]string // capitalised words of the persons and places known, by lower case (knownProperWords)
 	names      *nameVectors      // the embeddings of names kept between runs; nil reads the store's
 	tags       *store.NamesCache // the names kept between runs; nil reads the store's
+	forms      *nameForms        // the names' forms kept between runs; nil works them out each time
 }
 
 // call makes one model call, retrying at once while the answer is unusable
