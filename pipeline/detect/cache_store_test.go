@@ -217,3 +217,36 @@ func linksAsFresh(t *testing.T, s *store.Store, u *store.User, now time.Time, st
 		}
 	}
 }
+
+// A pattern none of whose situations changed since the Detector's last run
+// keeps the days that run counted only while days are cut in the same
+// timezone: moved to another, the same situations fall on other days.
+func TestKeptDaysFollowTheTimezone(t *testing.T) {
+	t.Parallel()
+	s, now, clock := atEvening(t)
+	u := storetest.MustCreateUser(t, s, "zone@example.com")
+	d := detect.NewDetector(s, clock)
+	ctx := context.Background()
+	midnight := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	// The first entry, at noon, stays on its day in Los Angeles, so that
+	// days are numbered from the same first one; the late ones, three
+	// hours after midnight, fall on the day before there.
+	storetest.MustWriteAnalysed(t, s, u.ID, midnight.AddDate(0, 0, -20).Add(12*time.Hour), walkCheerful...)
+	for day := 1; day <= 4; day++ {
+		storetest.MustWriteAnalysed(t, s, u.ID, midnight.AddDate(0, 0, -2*day).Add(3*time.Hour), criticised, anxious, late)
+	}
+	if err := d.Detect(ctx, u.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutSetting(ctx, u.ID, &store.Setting{Key: store.SettingTimezone, Value: "America/Los_Angeles"}); err != nil {
+		t.Fatal(err)
+	}
+	storetest.MustWriteAnalysed(t, s, u.ID, midnight.AddDate(0, 0, -1).Add(12*time.Hour), walkCheerful...) // touches walking alone
+	if err := d.Detect(ctx, u.ID); err != nil {
+		t.Fatal(err)
+	}
+	loopDaysAsStored(t, s, d, u, 0)
+	linksAsFresh(t, s, u, now, 0)
+}
+
+var walkCheerful = tagSets[6]

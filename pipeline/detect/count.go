@@ -98,14 +98,11 @@ func newIndex(in Input) *index {
 	}
 	first := day(in.Now, loc)
 	capDays := make([]int, len(in.Captures))
-	captureIDs := make(map[string]int32, len(in.Captures))
 	for i, c := range in.Captures {
 		capDays[i] = dayOf(c.OccurredAt)
 		first = min(first, capDays[i])
-		if _, ok := captureIDs[c.ID]; !ok {
-			captureIDs[c.ID] = int32(len(captureIDs))
-		}
 	}
+	captures := captureNumbers{list: in.Captures}
 	n := 0
 	for i := range in.Stored {
 		n += len(in.Stored[i].Tags)
@@ -126,12 +123,7 @@ func newIndex(in Input) *index {
 		x.segIDs[i] = sg.ID
 		first = min(first, x.segDays[i])
 		if sg.CaptureID != lastCapture || lastCaptureN < 0 {
-			c, ok := captureIDs[sg.CaptureID]
-			if !ok {
-				c = int32(len(captureIDs))
-				captureIDs[sg.CaptureID] = c
-			}
-			lastCapture, lastCaptureN = sg.CaptureID, c
+			lastCapture, lastCaptureN = sg.CaptureID, captures.of(sg.CaptureID)
 		}
 		x.segCapture[i] = lastCaptureN
 		for j := range sg.Tags {
@@ -153,7 +145,7 @@ func newIndex(in Input) *index {
 		}
 		x.segStart[i+1] = int32(len(x.segTags))
 	}
-	x.captures = len(captureIDs)
+	x.captures = captures.count()
 
 	x.today = day(in.Now, loc) - first
 	x.first = first

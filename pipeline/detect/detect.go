@@ -125,6 +125,12 @@ type Input struct {
 	// since then show, nil when not known. See keeping.
 	kept    map[string][]tie
 	touched map[string]bool
+	// days and captures are, by pattern id, the days each pattern showed
+	// up on and its captures, as the run kept from counted them, its days
+	// numbered from daysFirst. See keptDays.
+	days      map[string]days
+	captures  map[string]int
+	daysFirst int
 }
 
 // Pattern is a pattern as this run finds it. ID is empty for a new one.
@@ -228,7 +234,10 @@ func Run(in Input) []Pattern {
 			}
 			pat.Sentiment = sentiment(cat.Kind, f, top, pat.Feelings, in.Feelings)
 			var captures int
-			own, captures = x.patternDays(f, top)
+			var kept bool
+			if own, captures, kept = in.keptDays(x, catID, p.ID); !kept {
+				own, captures = x.patternDays(f, top)
+			}
 			pat.Impact = impact(own.count(), writtenDays)
 			pat.CapturesCount = captures
 			pat.LastSeen = f.lastSeen

@@ -38,7 +38,7 @@ func (d *Detector) Detect(ctx context.Context, userID string) error {
 	mu.(*sync.Mutex).Lock()
 	defer mu.(*sync.Mutex).Unlock()
 
-	last := d.seen.lastLinks(userID)
+	last := d.seen.last(userID)
 	d.seen.keep(userID, nil) // until this run is saved
 	facts, err := d.store.CachedDetectionFacts(ctx, &d.facts, userID)
 	if err != nil {
@@ -51,14 +51,19 @@ func (d *Detector) Detect(ctx context.Context, userID string) error {
 	in := InputFrom(facts, d.now(), loc)
 	in.keepFrom(last, facts)
 	patterns := Run(in)
-	result, links := toStore(patterns, last)
+	var lastLinks map[string]*summed
+	if last != nil {
+		lastLinks = last.links
+	}
+	result, links := toStore(patterns, lastLinks)
 	if err := d.store.SaveDetection(ctx, userID, result); err != nil {
 		return err
 	}
-	s := &seen{loc: loc.String(), byPattern: make(map[string]days, len(result)), links: links}
+	s := &seen{loc: loc.String(), byPattern: make(map[string]days, len(result)), captures: make(map[string]int, len(result)), links: links}
 	for i, p := range result {
 		if p.ID != "" {
 			s.byPattern[p.ID] = patterns[i].own
+			s.captures[p.ID] = patterns[i].CapturesCount
 			s.origin = patterns[i].origin
 		}
 	}

@@ -82,18 +82,22 @@ func (k *keeping) ties(recorded map[[2]int32]int) []tie {
 	return out
 }
 
-// keepFrom has the input keep the flows of the patterns of the last run,
-// by category id, when facts tell what changed since it: the categories of
-// those segments are touched.
-func (in *Input) keepFrom(last map[string]*summed, facts *store.Facts) {
-	if last == nil || facts.Since == nil {
+// keepFrom has the input keep what the last run counted of each pattern,
+// when facts tell what changed since it (the categories of those segments
+// are touched): the flows, by category id, and the days and captures, by
+// pattern id, when days are cut in the same timezone.
+func (in *Input) keepFrom(last *seen, facts *store.Facts) {
+	if last == nil || last.links == nil || facts.Since == nil {
 		return
 	}
-	in.kept = make(map[string][]tie, len(last))
-	for id, s := range last {
+	in.kept = make(map[string][]tie, len(last.links))
+	for id, s := range last.links {
 		if s.counted {
 			in.kept[id] = s.ties
 		}
+	}
+	if in.Location != nil && last.loc == in.Location.String() {
+		in.days, in.captures, in.daysFirst = last.byPattern, last.captures, last.origin
 	}
 	in.touched = map[string]bool{}
 	for _, sg := range facts.Since.Segments {
@@ -103,4 +107,21 @@ func (in *Input) keepFrom(last map[string]*summed, facts *store.Facts) {
 			}
 		}
 	}
+}
+
+// keptDays returns the days the pattern of the category showed up on, and
+// on how many captures, as the run the input kept them from counted them:
+// when none of its situations changed since, and days are numbered from
+// the same first one. Its situations alone make them.
+func (in *Input) keptDays(x *index, categoryID, patternID string) (days, int, bool) {
+	if in.touched == nil || in.touched[categoryID] || in.days == nil || patternID == "" || x.first != in.daysFirst {
+		return nil, 0, false
+	}
+	kept, ok := in.days[patternID]
+	if !ok {
+		return nil, 0, false
+	}
+	own := newDays(x.span)
+	copy(own, kept)
+	return own, in.captures[patternID], true
 }

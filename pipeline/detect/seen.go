@@ -15,6 +15,7 @@ type seen struct {
 	loc       string
 	origin    int
 	byPattern map[string]days
+	captures  map[string]int // each pattern's captures, by pattern id
 	// links are the patterns' links as saved, by category id, kept for
 	// the summedUsers users detected last only.
 	links map[string]*summed

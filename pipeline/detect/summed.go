@@ -23,15 +23,11 @@ type summed struct {
 	counted bool
 }
 
-// lastLinks returns the user's patterns' links as the Detector's last
-// run for them saved them, by category id, or nil.
-func (k *seenDays) lastLinks(userID string) map[string]*summed {
+// last returns what the Detector's last run for the user saw, or nil.
+func (k *seenDays) last(userID string) *seen {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if s := k.users[userID]; s != nil {
-		return s.links
-	}
-	return nil
+	return k.users[userID]
 }
 
 // saveLinks sets dp's correlations, flows and their sum from p's: those of
