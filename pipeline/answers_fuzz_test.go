@@ -147,8 +147,8 @@ func FuzzExtractAnswer(f *testing.F) {
 	f.Fuzz(func(t *testing.T, content string, segments uint8) {
 		n := int(segments%8) + 1
 		names := known{}
-		names.add(store.Tag{Type: store.TagPerson, Name: "Anna"})
-		names.add(store.Tag{Type: store.TagTrigger, Name: "a late train"})
+		names.add(&store.Tag{Type: store.TagPerson, Name: "Anna"})
+		names.add(&store.Tag{Type: store.TagTrigger, Name: "a late train"})
 		tags, err := acceptExtract(content, schema, n, byName, names)
 		if err != nil {
 			return

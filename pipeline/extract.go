@@ -33,10 +33,7 @@ func (r *runner) prepare(ctx context.Context, text string) (*reading, error) {
 	if err != nil {
 		return nil, err
 	}
-	names := known{}
-	for _, t := range existing {
-		names.add(t)
-	}
+	names := knownOf(existing)
 	// A category's name is a name the writer has too: an item given it
 	// joins that category, as an item named as one of its tags does.
 	r.categories = map[store.TagType][]store.Category{}
@@ -46,7 +43,7 @@ func (r *runner) prepare(ctx context.Context, text string) (*reading, error) {
 		}
 		for _, c := range r.categories[kind] {
 			if _, ok := names[kind][strings.ToLower(c.Name)]; !ok {
-				names.add(store.Tag{Type: kind, Name: c.Name, Category: &c})
+				names.add(&store.Tag{Type: kind, Name: c.Name, Category: &c})
 			}
 		}
 	}

@@ -36,18 +36,24 @@ var nameTypes = []store.TagType{store.TagPerson, store.TagLocation, store.TagAct
 // embedding. The text is embedded at most once; names and categories are
 // embedded once and stored.
 func (r *runner) offeredNames(ctx context.Context, text string, existing []store.Tag) (map[store.TagType][]string, error) {
-	byType := map[store.TagType][]store.Tag{}
-	for _, t := range existing {
-		byType[t.Type] = append(byType[t.Type], t)
+	byType := map[store.TagType][]*store.Tag{} // into existing: ten years are some 1,900 names
+	for i := range existing {
+		byType[existing[i].Type] = append(byType[existing[i].Type], &existing[i])
 	}
 	out := map[store.TagType][]string{}
 	mentioned := map[string]bool{} // tag and category ids
 	var wanting []store.TagType    // types that want their nearest names
 	words := wordForms(text)
 	folded := fold(text)
+	// A name's words are looked for in a row only where its first word is
+	// among the text's.
+	first := make(map[string]bool, len(words))
+	for _, w := range words {
+		first[w] = true
+	}
 	said := func(name string) bool {
 		f := r.forms.of(name)
-		return mentionsFolded(folded, f.folded) || mentionsWords(words, f.words)
+		return mentionsFolded(folded, f.folded) || (len(f.words) > 0 && first[f.words[0]] && mentionsWords(words, f.words))
 	}
 	for _, typ := range nameTypes {
 		tags := byType[typ]
@@ -137,7 +143,7 @@ func (r *runner) offeredNames(ctx context.Context, text string, existing []store
 // another embedding model), are embedded now and stored, embedBatch at a
 // time; the text goes with the first batch, so that a journal whose names
 // are all embedded makes one call.
-func (r *runner) nameEmbeddings(ctx context.Context, text string, types []store.TagType, byType map[store.TagType][]store.Tag) (map[string][]float32, []float32, error) {
+func (r *runner) nameEmbeddings(ctx context.Context, text string, types []store.TagType, byType map[store.TagType][]*store.Tag) (map[string][]float32, []float32, error) {
 	var vecs map[string][]float32
 	var err error
 	if r.names != nil {
@@ -152,7 +158,7 @@ func (r *runner) nameEmbeddings(ctx context.Context, text string, types []store.
 	for _, typ := range types {
 		for _, t := range byType[typ] {
 			if _, ok := vecs[t.ID]; !ok {
-				missing = append(missing, t)
+				missing = append(missing, *t)
 			}
 		}
 	}
@@ -166,7 +172,7 @@ func (r *runner) nameEmbeddings(ctx context.Context, text string, types []store.
 	for _, typ := range types {
 		for _, t := range byType[typ] {
 			if v, ok := vecs[t.ID]; ok && len(v) != len(entry) {
-				rest = append(rest, t)
+				rest = append(rest, *t)
 			}
 		}
 	}

@@ -328,11 +328,30 @@ func (s *extractedSituation) lists() []struct {
 
 // known holds the user's existing tag names by type, keyed in lower case,
 // so a new mention takes the spelling the user already has.
-type known map[store.TagType]map[string]store.Tag
+type known map[store.TagType]map[string]*store.Tag
 
-func (k known) add(t store.Tag) {
+// knownOf returns the tags known, each map made to its size at once: ten
+// years of names are some 1,900, and growing the maps to hold them for
+// every entry was a sixth of what an entry allocated.
+func knownOf(tags []store.Tag) known {
+	sizes := map[store.TagType]int{}
+	for _, t := range tags {
+		sizes[t.Type]++
+	}
+	k := make(known, len(sizes))
+	for typ, n := range sizes {
+		k[typ] = make(map[string]*store.Tag, n)
+	}
+	for i := range tags {
+		k.add(&tags[i])
+	}
+	return k
+}
+
+// add makes t known; the map keeps t itself, not a copy.
+func (k known) add(t *store.Tag) {
 	if k[t.Type] == nil {
-		k[t.Type] = map[string]store.Tag{}
+		k[t.Type] = map[string]*store.Tag{}
 	}
 	k[t.Type][strings.ToLower(t.Name)] = t
 }

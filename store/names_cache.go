@@ -56,12 +56,20 @@ func (s *Store) CachedTags(ctx context.Context, c *NamesCache, userID string, ty
 		return nil, err
 	}
 	out := make([]Tag, 0, len(cached.list))
+	categorised := 0
+	for _, n := range cached.list {
+		if n.tag.Category != nil {
+			categorised++
+		}
+	}
+	// The caller gets its own categories, made in one piece.
+	cats := make([]Category, 0, categorised)
 	for _, n := range cached.list {
 		if slices.Contains(types, n.tag.Type) {
 			t := n.tag
 			if t.Category != nil {
-				cat := *t.Category
-				t.Category = &cat
+				cats = append(cats, *t.Category)
+				t.Category = &cats[len(cats)-1]
 			}
 			out = append(out, t)
 		}

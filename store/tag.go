@@ -161,7 +161,7 @@ func (s *Store) Categories(ctx context.Context, userID string, kind TagType) ([]
 			return nil, err
 		}
 		if emb != "" {
-			if err := json.Unmarshal([]byte(emb), &c.Embedding); err != nil {
+			if c.Embedding, err = parseVector(emb); err != nil {
 				return nil, err
 			}
 		}
