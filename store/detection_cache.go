@@ -30,12 +30,20 @@ type cachedFacts struct {
 	tags     []TagFact     // by number
 	captures []factCapture // by time, then id
 	since    *FactsChange  // what the last refresh changed; nil when it read whole
+	// refs and segments are the captures and their segments as Facts gives
+	// them, kept between reads: those of the first valid captures are
+	// current, and a read makes the rest only (new entries come last).
+	refs     []CaptureRef
+	segments []SegmentFact
+	valid    int
 }
 
 // CachedDetectionFacts returns, in one snapshot, what DetectionFacts does,
 // reading from the database only the captures changed since the user's
 // last read through c. The cache is kept up to date only once the facts
-// are read whole; a read that fails leaves nothing of the user in it.
+// are read whole; a read that fails leaves nothing of the user in it. The
+// captures and segments of the facts are the cache's own, kept between
+// reads: they hold until the next read of the user through c.
 func (s *Store) CachedDetectionFacts(ctx context.Context, c *FactsCache, userID string) (*Facts, error) {
 	cached := c.take(userID)
 	f := &Facts{}
@@ -45,16 +53,7 @@ func (s *Store) CachedDetectionFacts(ctx context.Context, c *FactsCache, userID 
 			return err
 		}
 		f.Tags = slices.Clone(cached.tags)
-		f.Captures = make([]CaptureRef, len(cached.captures))
-		n := 0
-		for i, cp := range cached.captures {
-			f.Captures[i] = CaptureRef{ID: cp.id, Status: StatusProcessed, OccurredAt: cp.occurred}
-			n += len(cp.segments)
-		}
-		f.Segments = make([]SegmentFact, 0, n)
-		for _, cp := range cached.captures {
-			f.Segments = append(f.Segments, cp.segments...)
-		}
+		f.Captures, f.Segments = cached.flatten()
 		f.Since = cached.since
 		return detectionState(ctx, tx, f, userID)
 	})
@@ -94,14 +93,18 @@ func refreshFacts(ctx context.Context, tx *sql.Tx, cached *cachedFacts, userID s
 	for _, id := range changed {
 		gone[id] = true
 	}
+	if i := slices.IndexFunc(cached.captures, func(cp factCapture) bool { return gone[cp.id] }); i >= 0 {
+		cached.valid = min(cached.valid, i)
+	}
 	cached.captures = slices.DeleteFunc(cached.captures, func(cp factCapture) bool {
 		if gone[cp.id] && cached.since != nil {
 			cached.since.Segments = append(cached.since.Segments, cp.segments...)
 		}
 		return gone[cp.id]
 	})
+	var read []factCapture
 	err = scanDetectionCaptures(ctx, tx, cached.tagNum, func(cp factCapture) {
-		cached.captures = append(cached.captures, cp)
+		read = append(read, cp)
 		if cached.since != nil {
 			cached.since.Segments = append(cached.since.Segments, cp.segments...)
 		}
@@ -109,10 +112,34 @@ func refreshFacts(ctx context.Context, tx *sql.Tx, cached *cachedFacts, userID s
 	if err != nil {
 		return nil, err
 	}
-	slices.SortFunc(cached.captures, func(a, b factCapture) int {
-		return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.id, b.id))
-	})
+	// The captures read go where their time puts them; those before the
+	// first of them stay where they were.
+	byTime := func(a, b factCapture) int { return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.id, b.id)) }
+	for _, cp := range read {
+		i, _ := slices.BinarySearchFunc(cached.captures, cp, byTime)
+		cached.valid = min(cached.valid, i)
+	}
+	cached.captures = append(cached.captures, read...)
+	slices.SortFunc(cached.captures, byTime)
 	return cached, nil
+}
+
+// flatten returns the captures and their segments in order, making again
+// only those after the first valid captures. What it returns holds until
+// the next read of the cache changes it.
+func (cached *cachedFacts) flatten() ([]CaptureRef, []SegmentFact) {
+	valid := min(cached.valid, len(cached.captures), len(cached.refs))
+	n := 0
+	for _, cp := range cached.captures[:valid] {
+		n += len(cp.segments)
+	}
+	cached.refs, cached.segments = cached.refs[:valid], cached.segments[:n]
+	for _, cp := range cached.captures[valid:] {
+		cached.refs = append(cached.refs, CaptureRef{ID: cp.id, Status: StatusProcessed, OccurredAt: cp.occurred})
+		cached.segments = append(cached.segments, cp.segments...)
+	}
+	cached.valid = len(cached.captures)
+	return cached.refs, cached.segments
 }
 
 // wholeFacts reads the user's captures and tags whole, as of seq.
