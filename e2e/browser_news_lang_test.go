@@ -18,8 +18,14 @@ func TestBrowserGermanWriter(t *testing.T) {
 	s := newBrowserSession(t)
 	printPageOnFailure(t, s.ctx)
 	s.setLocale(s.signIn("schreiberin@example.com"), "de")
-	t.Run("PatternNewsSpeaksTheAppLocale", func(t *testing.T) { browserPatternNewsSpeaksTheAppLocale(t, s.in(t)) })
-	t.Run("OutboxRefusalSpeaksTheAppLocale", func(t *testing.T) { browserOutboxRefusalSpeaksTheAppLocale(t, s.in(t)) })
+	t.Run("PatternNewsSpeaksTheAppLocale", func(t *testing.T) {
+		printPageOnFailure(t, s.ctx)
+		browserPatternNewsSpeaksTheAppLocale(t, s.in(t))
+	})
+	t.Run("OutboxRefusalSpeaksTheAppLocale", func(t *testing.T) {
+		printPageOnFailure(t, s.ctx)
+		browserOutboxRefusalSpeaksTheAppLocale(t, s.in(t))
+	})
 }
 
 // The journal's news of a pattern that showed up, which comes before the
