@@ -56,6 +56,16 @@ func (s *browserSession) run(actions ...chromedp.Action) {
 	}
 }
 
+// in is the session for the subtest t, in the same tab: it fails t, and
+// its console errors are those logged from now on.
+func (s *browserSession) in(t *testing.T) *browserSession {
+	c := *s
+	c.t = t
+	before := len(s.consoleErrors())
+	c.consoleErrors = func() []string { return s.consoleErrors()[before:] }
+	return &c
+}
+
 // runLimit bounds one browserSession.run: far beyond what a loaded machine
 // takes, and well within the session's own bound.
 const runLimit = 60 * time.Second

@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/recur-journal/recur/internal/i18n"
+	"github.com/recur-journal/recur/store"
 )
 
 // overflowing lists the labels, buttons, headings and badges whose words
@@ -35,12 +36,15 @@ const navOnOneRow = `(() => {
 // settings fit a phone: nothing scrolls sideways and no label, button or
 // heading spills out of its box. The pages speak the language (its nav
 // word), its calendar starts on its first day, and no script fails.
-// RECUR_SCREENSHOTS=DIR keeps a phone-sized screenshot of each.
-func TestBrowserLanguages(t *testing.T) {
-	t.Parallel()
-	s := newBrowserSession(t)
-	u := s.signIn("languages@example.com")
-	writeThreeDays(s)
+// RECUR_SCREENSHOTS=DIR keeps a phone-sized screenshot of each. (A subtest
+// of TestBrowserThreeDays, whose writer u it is; the writer's language is
+// set back when it ends.)
+func browserLanguages(t *testing.T, s *browserSession, u *store.User) {
+	was, err := s.m.Store().SettingValue(context.Background(), u.ID, store.SettingAppLocale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.setLocale(u, was) })
 	waitFor(t, s.ctx, s.base+"/patterns", `[data-pattern-id][data-state=open]`, 1)
 	id := attr(t, s.ctx, `[data-pattern-id][data-state=open]`, "data-pattern-id")
 	year := strconv.Itoa(s.m.Store().Now().Year())

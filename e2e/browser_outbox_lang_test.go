@@ -25,12 +25,9 @@ func (s *browserSession) setLocale(u *store.User, tag string) {
 // language of the writer's pages, not the browser's (English here): the
 // outbox asks the server for its refusal in that language, and an answer
 // without a sentence is said by the page, its status in words. The
-// worker keeps the offline page in that language too.
-func TestBrowserOutboxRefusalSpeaksTheAppLocale(t *testing.T) {
-	t.Parallel()
-	s := newBrowserSession(t)
-	printPageOnFailure(t, s.ctx)
-	s.setLocale(s.signIn("schreiberin@example.com"), "de")
+// worker keeps the offline page in that language too. (A subtest of
+// TestBrowserGermanWriter.)
+func browserOutboxRefusalSpeaksTheAppLocale(t *testing.T, s *browserSession) {
 	s.run(chromedp.Navigate(s.base + "/"))
 	waitCount(t, s.ctx, `form[data-testid=write][data-outbox-checked]`, 1)
 	stayOnPage(t, s.ctx)

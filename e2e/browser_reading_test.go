@@ -9,6 +9,8 @@ import (
 
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+
+	"github.com/recur-journal/recur/store"
 )
 
 // A person writes on three days; while each entry is read it shows a
@@ -78,6 +80,21 @@ func loopFigureUnderItsHeading(t *testing.T, s *browserSession) {
 	}
 }
 
+// One writer's three days, written once, read in a tab that each subtest
+// takes over in turn: the subtests are those tests that wrote the same
+// three days each for themselves (their names without TestBrowser), which
+// spares two sign-ins, two writings and their reading. Each begins by
+// loading its own page and leaves what it changed as it found it.
+func TestBrowserThreeDays(t *testing.T) {
+	t.Parallel()
+	s := newBrowserSession(t)
+	u := s.signIn("three-days@example.com")
+	writeThreeDays(s)
+	t.Run("Languages", func(t *testing.T) { browserLanguages(t, s.in(t), u) })
+	t.Run("PatternsReadRight", func(t *testing.T) { browserPatternsReadRight(t, s.in(t), u) })
+	t.Run("SearchFilters", func(t *testing.T) { browserSearchFilters(t, s.in(t)) })
+}
+
 // writeThreeDays writes the same troubled lunch on each of the last three
 // days through the write form, in one page, which stays as each is saved.
 // The text and date are set as a whole, not typed (TestBrowser types).
@@ -99,12 +116,9 @@ func writeThreeDays(s *browserSession) {
 
 // A rejected pattern is found again on the patterns page and restored; the
 // patterns, a pattern's loop, the year, the month and the settings fit a
-// phone without sideways scrolling.
-func TestBrowserPatternsReadRight(t *testing.T) {
-	t.Parallel()
-	s := newBrowserSession(t)
-	s.signIn("patterns@example.com")
-	writeThreeDays(s)
+// phone without sideways scrolling. (A subtest of TestBrowserThreeDays,
+// whose writer u it is; the pattern is restored as it was.)
+func browserPatternsReadRight(t *testing.T, s *browserSession, u *store.User) {
 	waitFor(t, s.ctx, s.base+"/patterns", `[data-pattern-id][data-state=open]`, 1)
 	noSideways(t, s)
 	screenshots(t, s.ctx, "patterns-cards")
@@ -121,10 +135,6 @@ func TestBrowserPatternsReadRight(t *testing.T) {
 	pressAndLoad(t, s.ctx, fmt.Sprintf(`[data-pattern-id=%q] button[name=status][value=detected]`, id))
 	if got := count(t, s.ctx, fmt.Sprintf(`details.rejected [data-pattern-id=%q]`, id)); got != 0 {
 		t.Errorf("the restored pattern is still among the rejected")
-	}
-	u, err := s.m.Store().FindUserByEmail(context.Background(), "patterns@example.com")
-	if err != nil {
-		t.Fatal(err)
 	}
 	p, err := s.m.Store().FindPattern(context.Background(), u.ID, id)
 	if err != nil || p.Status != "detected" {

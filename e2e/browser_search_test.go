@@ -10,12 +10,9 @@ import (
 // A person narrows the journal: an entry's feeling leads to the entries
 // that share it, the filters show what is chosen and drop it again, the
 // form picks a pattern, and a word form finds the entries; all on a phone
-// without sideways scrolling.
-func TestBrowserSearchFilters(t *testing.T) {
-	t.Parallel()
-	s := newBrowserSession(t)
-	s.signIn("filters@example.com")
-	writeThreeDays(s)
+// without sideways scrolling. (A subtest of TestBrowserThreeDays, which
+// only reads.)
+func browserSearchFilters(t *testing.T, s *browserSession) {
 	waitFor(t, s.ctx, s.base+"/", `[data-capture-id] [data-pattern-id]`, 3)
 	pressAndLoad(t, s.ctx, `[data-capture-id] a[data-feeling=anxious]`)
 	if got := location(s.ctx); !strings.Contains(got, "feeling=anxious") {

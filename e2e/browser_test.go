@@ -25,6 +25,7 @@ import (
 	"github.com/recur-journal/recur/pipeline/fakeollama"
 	"github.com/recur-journal/recur/pipeline/scripted"
 	"github.com/recur-journal/recur/store"
+	"github.com/recur-journal/recur/store/storetest"
 )
 
 // linkCatcher is an SMTP server on 127.0.0.1 that keeps the sign-in links
@@ -72,10 +73,11 @@ func (g *modelGate) wait() {
 	}
 }
 
-// browserApp runs recur serve with the fake Ollama, whose answers pass
-// through gate, and the link catcher as its SMTP server, and returns the
-// base URL and the running Main. env is added to the server's environment,
-// after (and so over) its own.
+// browserApp runs recur serve, on a data folder whose database is already
+// migrated (storetest.MigratedDataDir), with the fake Ollama, whose answers
+// pass through gate, and the link catcher as its SMTP server, and returns
+// the base URL and the running Main. env is added to the server's
+// environment, after (and so over) its own.
 func browserApp(t *testing.T, gate *modelGate, env ...string) (string, *cli.Main, *fakeollama.Server, *linkCatcher) {
 	lex, err := scripted.Load("pipeline/testdata/lexicon.json")
 	if err != nil {
@@ -91,7 +93,7 @@ func browserApp(t *testing.T, gate *modelGate, env ...string) (string, *cli.Main
 	addr := apitest.FreeAddr(t)
 	m := cli.NewMain()
 	m.Stdout, m.Stderr = io.Discard, io.Discard
-	m.Env = []string{"RECUR_STORAGE_DATA_DIR=" + t.TempDir(), "RECUR_SERVER_ADDR=" + addr, "RECUR_OLLAMA_URL=" + fake.URL(),
+	m.Env = []string{"RECUR_STORAGE_DATA_DIR=" + storetest.MigratedDataDir(t, t.TempDir()), "RECUR_SERVER_ADDR=" + addr, "RECUR_OLLAMA_URL=" + fake.URL(),
 		"RECUR_MAIL_SMTP_HOST=" + host, "RECUR_MAIL_SMTP_PORT=" + port, "RECUR_MAIL_TLS=none", "RECUR_AUTH_SIGNUP=true"}
 	m.Env = append(m.Env, env...)
 	if err := m.ParseFlags([]string{"serve"}); err != nil {

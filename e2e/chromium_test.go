@@ -66,6 +66,11 @@ func sharedBrowser(t *testing.T) context.Context {
 			chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
 			chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
 			chromedp.UserDataDir(profile), chromedp.WindowSize(390, 844),
+			// Each window would otherwise preload the address bar's popups,
+			// two renderers of chromium's own pages that the tests never
+			// show: starting them, and keeping them running, took about an
+			// eighth of the browser tests' CPU.
+			chromedp.Flag("disable-features", "WebUIOmniboxPopup,WebUIOmniboxAimPopup"),
 			// chromium says where it listens once it is up: on a machine
 			// whose disk is busy, reading its files alone may take longer
 			// than chromedp's 20 seconds.
