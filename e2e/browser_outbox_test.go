@@ -3,12 +3,15 @@ package e2e
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/recur-journal/recur/internal/wait"
 )
 
 // awaitJS runs a script whose promise the page awaits.
@@ -141,5 +144,47 @@ func TestBrowserOutboxHeldEntryIsSentWhenItsHoldRunsOut(t *testing.T) {
 	waitLiveWithin(t, s.ctx, 20*time.Second, `[data-outbox-id]`, 0)
 	if got := s.captures(u); len(got) != 1 || got[0] != text {
 		t.Fatalf("captures %q, want the held entry sent once its hold ran out", got)
+	}
+}
+
+// An entry the page could not send, the server out of its reach, is tried
+// again seconds later while the page stays open, not only once as long as
+// a hold lasts (30 seconds) has gone by.
+func TestBrowserOutboxFailedSendIsTriedAgainSoon(t *testing.T) {
+	t.Parallel()
+	s := newBrowserSession(t)
+	printPageOnFailure(t, s.ctx)
+	u := s.signIn("again@example.com")
+	s.run(chromedp.Navigate(s.base + "/"))
+	waitCount(t, s.ctx, `form[data-testid=write][data-outbox-checked]`, 1)
+	stayOnPage(t, s.ctx)
+	var mu sync.Mutex
+	failed := 0 // the sends the browser blocked
+	chromedp.ListenTarget(s.ctx, func(ev any) {
+		if ev, ok := ev.(*network.EventLoadingFailed); ok && ev.BlockedReason != "" {
+			mu.Lock()
+			failed++
+			mu.Unlock()
+		}
+	})
+	s.run(network.Enable(), network.SetBlockedURLs([]string{"*/api/captures"}))
+	text := "Written while the server was out of reach."
+	s.run(chromedp.Evaluate(fmt.Sprintf(`(async () => {
+		await recurOutbox.add(%q, new Date().toISOString(), document.body.dataset.user);
+		dispatchEvent(new Event("online"));
+		return true;
+	})()`, text), nil, awaitJS))
+	wait.Eventually(t, 10*time.Second, "the page's send, blocked", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return failed > 0
+	}, func() string { return "no send of the entry was blocked" })
+	if got := s.captures(u); len(got) != 0 {
+		t.Fatalf("captures %q while the server was out of reach, want none yet", got)
+	}
+	s.run(network.SetBlockedURLs([]string{}))
+	waitLiveWithin(t, s.ctx, 15*time.Second, `[data-outbox-id]`, 0)
+	if got := s.captures(u); len(got) != 1 || got[0] != text {
+		t.Fatalf("captures %q, want the entry sent again once the server was back", got)
 	}
 }

@@ -302,8 +302,10 @@ async function listWaiting() {
 // sent and the page stays open: one that another tab or the worker held
 // (its send may have been cut short, as when the browser stops the worker)
 // is sent once the hold runs out, and one the server could not take then
-// is tried again.
+// is tried again, 2 seconds later, then 4, 8 and so on up to as long as a
+// hold lasts (backoff), for as long as none gets through.
 let retry = 0;
+let backoff = 0;
 
 // sendWaiting sends the outbox and says so when something arrived.
 async function sendWaiting() {
@@ -315,12 +317,16 @@ async function sendWaiting() {
   }
   clearTimeout(retry);
   const left = (await outbox.all(await known).catch(() => [])).filter((e) => !e.refused);
-  if (!left.length) return;
+  if (!left.length) {
+    backoff = 0;
+    return;
+  }
   // A held entry is tried a second after its hold runs out; the others
-  // after as long as a hold lasts.
+  // after the backoff.
+  backoff = sent ? 0 : Math.min(backoff ? backoff * 2 : 2000, outbox.claimFor);
   const now = Date.now();
-  const next = Math.min(...left.map((e) => (e.sending || now) + outbox.claimFor - now));
-  retry = setTimeout(sendWaiting, Math.max(next, 0) + 1000);
+  const next = Math.min(...left.map((e) => (e.sending ? e.sending + outbox.claimFor - now + 1000 : backoff || 2000)));
+  retry = setTimeout(sendWaiting, Math.max(next, 0));
 }
 
 // keep puts the write form's entry in the outbox, to be sent once the
