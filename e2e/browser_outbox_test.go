@@ -183,8 +183,15 @@ func TestBrowserOutboxFailedSendIsTriedAgainSoon(t *testing.T) {
 		t.Fatalf("captures %q while the server was out of reach, want none yet", got)
 	}
 	s.run(network.SetBlockedURLs([]string{}))
-	waitLiveWithin(t, s.ctx, 15*time.Second, `[data-outbox-id]`, 0)
-	if got := s.captures(u); len(got) != 1 || got[0] != text {
+	// The journal, not the page's list, which is drawn anew as the page
+	// tries (so that it may show no entry for a moment).
+	var got []string
+	wait.Eventually(t, 15*time.Second, "the entry sent again once the server was back", func() bool {
+		got = s.captures(u)
+		return len(got) > 0
+	}, func() string { return fmt.Sprintf("captures %q", got) })
+	if len(got) != 1 || got[0] != text {
 		t.Fatalf("captures %q, want the entry sent again once the server was back", got)
 	}
+	waitLive(t, s.ctx, `[data-outbox-id]`, 0)
 }
