@@ -12,7 +12,9 @@ import (
 
 // Pool shares calls among several model servers (endpoints). Each takes
 // at most its own number of calls at once; a call goes to a working
-// endpoint with a free slot, the one with the most free. An endpoint whose
+// endpoint with a free slot, the one with the most free, and of as many
+// free, the one given the fewest calls (so that calls one after the other
+// take turns rather than all going to the first). An endpoint whose
 // call fails (it cannot be reached, lacks the model, times out, answers
 // 429 or 5xx) is paused with backoff, and the call is made again on
 // another, so nothing fails or waits while one endpoint answers. Only when
@@ -33,6 +35,7 @@ type endpoint struct {
 	url         string
 	model       Provider
 	slots, busy int
+	given       int       // calls given it so far
 	step        int       // calls failed in a row
 	pausedUntil time.Time // no call goes here before then, unless every other endpoint failed it
 }
@@ -108,7 +111,10 @@ func (p *Pool) acquire(ctx context.Context, tried map[*endpoint]bool) (*endpoint
 			if aPaused {
 				return a.pausedUntil.Before(b.pausedUntil)
 			}
-			return a.slots-a.busy > b.slots-b.busy
+			if a.slots-a.busy != b.slots-b.busy {
+				return a.slots-a.busy > b.slots-b.busy
+			}
+			return a.given < b.given
 		}
 		working := false
 		for _, ep := range p.endpoints {
@@ -126,6 +132,7 @@ func (p *Pool) acquire(ctx context.Context, tried map[*endpoint]bool) (*endpoint
 		// failed it, or when none works.
 		if best != nil && (!now.Before(best.pausedUntil) || !working) {
 			best.busy++
+			best.given++
 			p.mu.Unlock()
 			return best, nil
 		}
