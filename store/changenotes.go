@@ -16,6 +16,25 @@ type recentUsers[T any] struct {
 	order []string // users, least recently read first
 }
 
+// mergeIn puts the few values read in among the many kept (both in the
+// order cmp gives, read sorted here), each where a binary search puts it,
+// and returns them with the place of the first read one (len(kept) when
+// none was read): what comes before it is kept as it was.
+func mergeIn[T any](kept, read []T, cmp func(a, b T) int) ([]T, int) {
+	slices.SortFunc(read, cmp)
+	merged := make([]T, 0, len(kept)+len(read))
+	at, first := 0, len(kept)
+	for j, v := range read {
+		i, _ := slices.BinarySearchFunc(kept, v, cmp)
+		if j == 0 {
+			first = i
+		}
+		merged = append(append(merged, kept[at:i]...), v)
+		at = i
+	}
+	return append(merged, kept[at:]...), first
+}
+
 // take removes the user's value and returns it, or nil.
 func (c *recentUsers[T]) take(userID string) *T {
 	c.mu.Lock()

@@ -114,13 +114,11 @@ func refreshFacts(ctx context.Context, tx *sql.Tx, cached *cachedFacts, userID s
 	}
 	// The captures read go where their time puts them; those before the
 	// first of them stay where they were.
-	byTime := func(a, b factCapture) int { return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.id, b.id)) }
-	for _, cp := range read {
-		i, _ := slices.BinarySearchFunc(cached.captures, cp, byTime)
-		cached.valid = min(cached.valid, i)
-	}
-	cached.captures = append(cached.captures, read...)
-	slices.SortFunc(cached.captures, byTime)
+	var first int
+	cached.captures, first = mergeIn(cached.captures, read, func(a, b factCapture) int {
+		return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.id, b.id))
+	})
+	cached.valid = min(cached.valid, first)
 	return cached, nil
 }
 

@@ -117,17 +117,7 @@ func refreshNames(ctx context.Context, tx *sql.Tx, cached *cachedNames, userID s
 	if err != nil {
 		return nil, err
 	}
-	// The few read go in among the many kept, each where a binary search
-	// puts it.
-	slices.SortFunc(read, byUse)
-	merged := make([]*cachedName, 0, len(kept)+len(read))
-	at := 0
-	for _, n := range read {
-		i, _ := slices.BinarySearchFunc(kept, n, byUse)
-		merged = append(append(merged, kept[at:i]...), n)
-		at = i
-	}
-	cached.list = append(merged, kept[at:]...)
+	cached.list, _ = mergeIn(kept, read, byUse)
 	return cached, nil
 }
 
