@@ -133,6 +133,31 @@ type Input struct {
 	daysFirst int
 }
 
+// segments is how many segments the input holds.
+func (in *Input) segments() int {
+	if in.Stored != nil {
+		return len(in.Stored)
+	}
+	return len(in.Segments)
+}
+
+// segment is the input's segment i, from Stored or Segments.
+func (in *Input) segment(i int) Segment {
+	if in.Stored != nil {
+		sg := &in.Stored[i]
+		return Segment{ID: sg.ID, CaptureID: sg.CaptureID, OccurredAt: sg.OccurredAt, TagNumbers: sg.Tags}
+	}
+	return in.Segments[i]
+}
+
+// segmentTime is the time of the input's segment i.
+func (in *Input) segmentTime(i int) time.Time {
+	if in.Stored != nil {
+		return in.Stored[i].OccurredAt
+	}
+	return in.Segments[i].OccurredAt
+}
+
 // Pattern is a pattern as this run finds it. ID is empty for a new one.
 type Pattern struct {
 	ID            string
@@ -274,31 +299,6 @@ func Run(in Input) []Pattern {
 
 // closedAt keeps the moment a pattern that lost its count closed, or
 // closes it at at.
-// segments is how many segments the input holds.
-func (in *Input) segments() int {
-	if in.Stored != nil {
-		return len(in.Stored)
-	}
-	return len(in.Segments)
-}
-
-// segment is the input's segment i, from Stored or Segments.
-func (in *Input) segment(i int) Segment {
-	if in.Stored != nil {
-		sg := &in.Stored[i]
-		return Segment{ID: sg.ID, CaptureID: sg.CaptureID, OccurredAt: sg.OccurredAt, TagNumbers: sg.Tags}
-	}
-	return in.Segments[i]
-}
-
-// segmentTime is the time of the input's segment i.
-func (in *Input) segmentTime(i int) time.Time {
-	if in.Stored != nil {
-		return in.Stored[i].OccurredAt
-	}
-	return in.Segments[i].OccurredAt
-}
-
 func closedAt(prev *time.Time, at time.Time) *time.Time {
 	if prev != nil {
 		return prev

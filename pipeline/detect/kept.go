@@ -90,11 +90,11 @@ func (in *Input) keepFrom(last *seen, facts *store.Facts) {
 	if last == nil || last.links == nil || facts.Since == nil {
 		return
 	}
+	// A pattern without situations then has no ties, and none now: its
+	// category is touched when one comes.
 	in.kept = make(map[string][]tie, len(last.links))
 	for id, s := range last.links {
-		if s.counted {
-			in.kept[id] = s.ties
-		}
+		in.kept[id] = s.ties
 	}
 	if in.Location != nil && last.loc == in.Location.String() {
 		in.days, in.captures, in.daysFirst = last.byPattern, last.captures, last.origin

@@ -56,6 +56,13 @@ func (k *seenDays) keep(userID string, s *seen) {
 	}
 }
 
+// last returns what the Detector's last run for the user saw, or nil.
+func (k *seenDays) last(userID string) *seen {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.users[userID]
+}
+
 // LoopDays returns the local dates on which any of the user's patterns
 // with the given ids showed up, as the Detector's last run for the user
 // counted them: the days store.LoopDays reads from the saved patterns, at

@@ -17,17 +17,7 @@ const summedUsers = 4
 // third of a run in a ten-year journal.
 type summed struct {
 	saved store.DetectedPattern // Correlations, Flows and LinksHash
-	// ties are what the flows were chosen by (Pattern.ties), counted
-	// reporting whether they were: a pattern without situations has none.
-	ties    []tie
-	counted bool
-}
-
-// last returns what the Detector's last run for the user saw, or nil.
-func (k *seenDays) last(userID string) *seen {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	return k.users[userID]
+	ties  []tie                 // what the flows were chosen by (Pattern.ties)
 }
 
 // saveLinks sets dp's correlations, flows and their sum from p's: those of
@@ -38,8 +28,8 @@ func saveLinks(dp *store.DetectedPattern, p Pattern, last *summed, buf []byte) (
 	if last != nil && (p.flowsKept || slices.EqualFunc(last.saved.Flows, p.Flows, savedFlow)) &&
 		slices.EqualFunc(last.saved.Correlations, p.Correlations, saved) {
 		dp.Correlations, dp.Flows, dp.LinksHash = last.saved.Correlations, last.saved.Flows, last.saved.LinksHash
-		if !slices.Equal(last.ties, p.ties) || last.counted != counted(p) {
-			return &summed{saved: last.saved, ties: p.ties, counted: counted(p)}, buf
+		if !slices.Equal(last.ties, p.ties) {
+			return &summed{saved: last.saved, ties: p.ties}, buf
 		}
 		return last, buf
 	}
@@ -65,7 +55,7 @@ func saveLinks(dp *store.DetectedPattern, p Pattern, last *summed, buf []byte) (
 		}
 	}
 	dp.LinksHash, buf = linksHash(p, buf[:0])
-	return &summed{saved: store.DetectedPattern{Correlations: dp.Correlations, Flows: dp.Flows, LinksHash: dp.LinksHash}, ties: p.ties, counted: counted(p)}, buf
+	return &summed{saved: store.DetectedPattern{Correlations: dp.Correlations, Flows: dp.Flows, LinksHash: dp.LinksHash}, ties: p.ties}, buf
 }
 
 // savedFlow reports whether flow f is saved as s.
@@ -79,7 +69,3 @@ func savedFlow(s store.Flow, f Flow) bool {
 func saved(s store.DetectedCorrelation, c Correlation) bool {
 	return s.TagID == c.TagID && s.Amount == c.Amount && s.Impact == c.Impact
 }
-
-// counted reports whether the run counted the pattern's flows, or kept
-// them: a pattern without situations has none to count.
-func counted(p Pattern) bool { return p.flowsKept || p.ties != nil }
