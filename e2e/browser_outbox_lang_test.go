@@ -28,9 +28,7 @@ func (s *browserSession) setLocale(u *store.User, tag string) {
 // worker keeps the offline page in that language too. (A subtest of
 // TestBrowserGermanWriter.)
 func browserOutboxRefusalSpeaksTheAppLocale(t *testing.T, s *browserSession) {
-	s.run(chromedp.Navigate(s.base + "/"))
-	waitCount(t, s.ctx, `form[data-testid=write][data-outbox-checked]`, 1)
-	stayOnPage(t, s.ctx)
+	s.openJournal()
 	s.run(chromedp.Evaluate(`recurOutbox.add("Vor langer Zeit.", "1850-06-01T12:00:00.000Z", document.body.dataset.user).then(() => recurOutbox.sendAll())`, nil, awaitJS))
 	// The next answer has no sentence: the page says it.
 	s.run(chromedp.Evaluate(`(() => {

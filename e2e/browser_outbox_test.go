@@ -30,6 +30,15 @@ func (s *browserSession) pageText(url string) string {
 	return text
 }
 
+// openJournal opens the journal, waits until its script has looked at the
+// outbox, and keeps the page from leaving (see stayOnPage).
+func (s *browserSession) openJournal() {
+	s.t.Helper()
+	s.run(chromedp.Navigate(s.base + "/"))
+	waitCount(s.t, s.ctx, `form[data-testid=write][data-outbox-checked]`, 1)
+	stayOnPage(s.t, s.ctx)
+}
+
 // signOutAnswering signs out, answering the question about unsent entries
 // with the button of value answer ("" when no question is expected).
 func (s *browserSession) signOutAnswering(answer string) {
@@ -117,9 +126,7 @@ func TestBrowserOutboxHeldEntryIsSentWhenItsHoldRunsOut(t *testing.T) {
 	s := newBrowserSession(t)
 	printPageOnFailure(t, s.ctx)
 	u := s.signIn("held@example.com")
-	s.run(chromedp.Navigate(s.base + "/"))
-	waitCount(t, s.ctx, `form[data-testid=write][data-outbox-checked]`, 1)
-	stayOnPage(t, s.ctx)
+	s.openJournal()
 	text := "Written offline; the worker's send of it was cut short."
 	s.run(chromedp.Evaluate(fmt.Sprintf(`(async () => {
 		const user = document.body.dataset.user;
@@ -155,9 +162,7 @@ func TestBrowserOutboxFailedSendIsTriedAgainSoon(t *testing.T) {
 	s := newBrowserSession(t)
 	printPageOnFailure(t, s.ctx)
 	u := s.signIn("again@example.com")
-	s.run(chromedp.Navigate(s.base + "/"))
-	waitCount(t, s.ctx, `form[data-testid=write][data-outbox-checked]`, 1)
-	stayOnPage(t, s.ctx)
+	s.openJournal()
 	var mu sync.Mutex
 	failed := 0 // the sends the browser blocked
 	chromedp.ListenTarget(s.ctx, func(ev any) {
