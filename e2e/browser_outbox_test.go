@@ -187,6 +187,7 @@ func TestBrowserOutboxFailedSendIsTriedAgainSoon(t *testing.T) {
 	if got := s.captures(u); len(got) != 0 {
 		t.Fatalf("captures %q while the server was out of reach, want none yet", got)
 	}
+	screenshots(t, s.ctx, "outbox-retrying")
 	s.run(network.SetBlockedURLs([]string{}))
 	// The journal, not the page's list, which is drawn anew as the page
 	// tries (so that it may show no entry for a moment).
@@ -199,4 +200,5 @@ func TestBrowserOutboxFailedSendIsTriedAgainSoon(t *testing.T) {
 		t.Fatalf("captures %q, want the entry sent again once the server was back", got)
 	}
 	waitLive(t, s.ctx, `[data-outbox-id]`, 0)
+	noConsoleErrors(t, s.consoleErrors())
 }
