@@ -2,6 +2,7 @@ package detect
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"testing"
 	"time"
@@ -28,7 +29,7 @@ func newHistory(now string, zone string) *history {
 	if err != nil {
 		panic(err)
 	}
-	return &history{in: Input{Now: at(now), Location: loc, Feelings: vocab, Categories: map[string]Category{
+	return &history{in: Input{Now: at(now), Location: loc, Feelings: maps.Clone(vocab), Categories: map[string]Category{
 		"boss": {ID: "boss", Kind: store.TagTrigger, Name: "criticism at work"},
 		"run":  {ID: "run", Kind: store.TagGoodBehaviour, Name: "exercise"},
 		"snap": {ID: "snap", Kind: store.TagBadBehaviour, Name: "snapping at family"},
@@ -44,7 +45,8 @@ func at(s string) time.Time {
 }
 
 // add records a capture at when with one segment holding the tags, written
-// as "c:<category>", "f:<feeling>", "p:<person>", "l:<location>", "a:<activity>".
+// as "c:<category>", "f:<feeling>", "p:<person>", "l:<location>", "a:<activity>";
+// a feeling is one of the history's own (vocab, unless the test gave others).
 func (h *history) add(when string, tags ...string) *history {
 	h.n++
 	c := Capture{ID: fmt.Sprintf("c%d", h.n), OccurredAt: at(when)}
@@ -58,7 +60,7 @@ func (h *history) add(when string, tags ...string) *history {
 			sg.Tags = append(sg.Tags, Tag{ID: "t-" + name, Type: cat.Kind, Name: name, CategoryID: name})
 		case "f":
 			typ := store.TagNegativeFeeling
-			if vocab[name].Valence > 0 {
+			if h.in.Feelings[name].Valence > 0 {
 				typ = store.TagPositiveFeeling
 			}
 			sg.Tags = append(sg.Tags, Tag{ID: "f-" + name, Type: typ, Name: name, FeelingID: name})

@@ -1,7 +1,6 @@
 package detect
 
 import (
-	"maps"
 	"testing"
 
 	"github.com/recur-journal/recur/store"
@@ -15,7 +14,6 @@ import (
 func TestFlowsKeepWhatGoesWithThePattern(t *testing.T) {
 	t.Parallel()
 	h := newHistory("2026-11-10T12:00:00Z", "UTC")
-	h.in.Feelings = maps.Clone(vocab)
 	h.in.Feelings["worried"] = Feeling{ID: "worried", Name: "worried", Valence: -1}
 	h.in.Categories["late"] = Category{ID: "late", Kind: store.TagBadBehaviour, Name: "staying late"}
 	h.in.Categories["scroll"] = Category{ID: "scroll", Kind: store.TagBadBehaviour, Name: "scrolling"}

@@ -1,7 +1,6 @@
 package detect
 
 import (
-	"maps"
 	"testing"
 
 	"github.com/recur-journal/recur/store"
@@ -14,7 +13,6 @@ import (
 func TestMixedFeelingTipsNoSentiment(t *testing.T) {
 	t.Parallel()
 	h := newHistory("2026-11-10T12:00:00Z", "UTC")
-	h.in.Feelings = maps.Clone(vocab)
 	h.in.Feelings["bittersweet"] = Feeling{ID: "bittersweet", Name: "bittersweet", Valence: 0}
 	h.in.Feelings["grateful"] = Feeling{ID: "grateful", Name: "grateful", Valence: 1}
 	h.in.Categories["photos"] = Category{ID: "photos", Kind: store.TagTrigger, Name: "old photos"}
