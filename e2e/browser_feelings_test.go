@@ -40,8 +40,12 @@ func TestBrowserFeelingsPage(t *testing.T) {
 		}
 		written++
 	}
+	// The button is pressed, not clicked where it was: the entries above
+	// are being read meanwhile, and a pattern's news put at the top of the
+	// page moves the form down.
 	s.run(chromedp.Navigate(s.base+"/"), chromedp.WaitVisible(`textarea[name=text]`),
-		chromedp.SetValue(`textarea[name=text]`, texts[0]), chromedp.Click(`form[data-testid=write] button[type=submit]`))
+		chromedp.SetValue(`textarea[name=text]`, texts[0]))
+	press(t, s.ctx, `form[data-testid=write] button[type=submit]`)
 	written++
 	waitCount(t, s.ctx, `[data-capture-id]`, written)
 	wait.Eventually(t, 60*time.Second, "every entry read", func() bool {
