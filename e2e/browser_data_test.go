@@ -434,8 +434,11 @@ func TestBrowserOfflineWriteTabClosed(t *testing.T) {
 	// the entry claimed for the outbox's 30-second lease: the page is opened
 	// anew every two seconds, for at most forty, but not while a send is
 	// under way (the open page's, told by the worker, or the worker's own):
-	// opening the page anew would cut that one short too.
-	opened := time.Time{}
+	// opening the page anew would cut that one short too. The first time
+	// is two seconds from now, not at once: the open page starts its send
+	// as the connection comes back, and a new page opened a few
+	// milliseconds before that send claims the entry would cut it short.
+	opened := time.Now()
 	wait.Eventually(t, 40*time.Second, "the entry written in the closed tab, sent", func() bool {
 		if time.Since(opened) >= 2*time.Second && !s.sending() {
 			s.run(chromedp.Navigate(s.base + "/"))
