@@ -21,7 +21,7 @@ func pressAndLoad(t *testing.T, ctx context.Context, sel string) {
 	t.Helper()
 	stayOnPage(t, ctx)
 	press(t, ctx, sel)
-	wait.Eventually(t, 10*time.Second, "a new page after pressing "+sel, func() bool {
+	wait.Eventually(t, pageLimit, "a new page after pressing "+sel, func() bool {
 		var loaded bool
 		err := chromedp.Run(ctx, chromedp.Evaluate(`window.sameLoad !== true && document.readyState === "complete" && !!document.querySelector("main")`, &loaded))
 		return err == nil && loaded

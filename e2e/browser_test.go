@@ -127,11 +127,17 @@ func waitFor(t *testing.T, ctx context.Context, url, sel string, n int) {
 	}, pageSeen(ctx))
 }
 
+// pageLimit bounds the wait for a page to show what a test waits for: a
+// load, a form's answer, a status the server's events bring. It takes well
+// under a second; the bound is for a 2-core machine running the other
+// browser tests beside it, where 10 seconds were sometimes not enough.
+const pageLimit = 30 * time.Second
+
 // waitCount waits, boundedly and without reloading, until sel matches n
 // elements: a form sent has brought its answer.
 func waitCount(t *testing.T, ctx context.Context, sel string, n int) {
 	t.Helper()
-	wait.Eventually(t, 10*time.Second, fmt.Sprintf("%d of %s", n, sel), func() bool {
+	wait.Eventually(t, pageLimit, fmt.Sprintf("%d of %s", n, sel), func() bool {
 		var got int
 		err := chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(`document.readyState === "complete" && document.querySelector("main") ? document.querySelectorAll(%q).length : -1`, sel), &got))
 		return err == nil && got == n
@@ -151,7 +157,7 @@ func stayOnPage(t *testing.T, ctx context.Context) {
 // change must come live, from the server's events.
 func waitLive(t *testing.T, ctx context.Context, sel string, n int) {
 	t.Helper()
-	waitLiveWithin(t, ctx, 10*time.Second, sel, n)
+	waitLiveWithin(t, ctx, pageLimit, sel, n)
 }
 
 // waitLiveWithin is waitLive with a bound of its own.

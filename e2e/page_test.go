@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -33,7 +32,7 @@ func pageSeen(ctx context.Context) func() string {
 // are then acted on, is waited for first.
 func loaded(t *testing.T, ctx context.Context) {
 	t.Helper()
-	wait.Eventually(t, 10*time.Second, "the page loaded", func() bool {
+	wait.Eventually(t, pageLimit, "the page loaded", func() bool {
 		var done bool
 		err := chromedp.Run(ctx, chromedp.Evaluate(`document.readyState === "complete"`, &done))
 		return err == nil && done
