@@ -73,8 +73,9 @@ func sharedBrowser(t *testing.T) context.Context {
 			// eighth of the browser tests' CPU. And chromium would keep a
 			// spare renderer ready for the next page, which the tests, each
 			// in a browser context of its own, hardly ever used: the
-			// browser tests started about 190 renderers more, for a sixth
-			// of their CPU.
+			// browser tests started about 190 renderers more. Without them
+			// and without CSS (see newBrowser), the browser tests take
+			// about a tenth less CPU.
 			chromedp.Flag("disable-features", "WebUIOmniboxPopup,WebUIOmniboxAimPopup,SpareRendererForSitePerProcess"),
 			// chromium says where it listens once it is up: on a machine
 			// whose disk is busy, reading its files alone may take longer
@@ -169,8 +170,8 @@ func newBrowser(t *testing.T) (context.Context, func() []string) {
 			}
 		}
 	})
-	// chromedp follows every style sheet of the page (CSS.enable), which
-	// no test reads: that took about a seventh of the browser tests' CPU.
+	// chromedp has chromium report every style sheet of the page
+	// (CSS.enable), which no test reads.
 	if err := chromedp.Run(ctx, css.Disable(), cdplog.Enable(), runtime.Enable()); err != nil {
 		t.Fatal(err)
 	}
