@@ -63,8 +63,13 @@ func (p podman) must(timeout time.Duration, args ...string) string {
 // service with podman-compose, and the image as another user on a folder
 // of the host. It needs podman (and root, or a user podman works
 // for): CI installs it and fails without it; elsewhere the test skips.
+//
+// It runs before the tests run in parallel, alone, not beside the browser
+// tests: each container podman starts or removes adds or drops a network
+// interface, which chromium takes for a change of network, and it breaks
+// off the requests its pages have under way (net::ERR_NETWORK_CHANGED),
+// such as the stream of events a page waits on.
 func TestContainer(t *testing.T) {
-	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs a container image")
 	}
