@@ -32,6 +32,7 @@ func TestBrowserEntriesShowFindings(t *testing.T) {
 	}
 	screenshots(t, s.ctx, "journal-reading")
 	stayOnPage(t, s.ctx)
+	streamOpen(t, s.ctx)
 	gate.release()
 	waitLive(t, s.ctx, `[data-capture-id][data-status=processed] .findings a[href^="/entries/"]`, 3)
 	waitFor(t, s.ctx, s.base+"/", `[data-capture-id] [data-pattern-id]`, 3)

@@ -152,6 +152,18 @@ func stayOnPage(t *testing.T, ctx context.Context) {
 	}
 }
 
+// streamOpen waits, boundedly, until the page's stream of events is open
+// (data-live): what happens before it opens reaches the page only on its
+// next load. A test holding the model releases it once the stream is open.
+func streamOpen(t *testing.T, ctx context.Context) {
+	t.Helper()
+	wait.Eventually(t, pageLimit, "the page's stream of events open", func() bool {
+		var open bool
+		err := chromedp.Run(ctx, chromedp.Evaluate(`"live" in document.documentElement.dataset`, &open))
+		return err == nil && open
+	}, pageSeen(ctx))
+}
+
 // waitLive waits, boundedly, until sel matches n elements on the page
 // stayOnPage marked, and fails if the page was loaded again meanwhile: the
 // change must come live, from the server's events.
@@ -278,6 +290,7 @@ func TestBrowser(t *testing.T) {
 		t.Fatalf("%d entries read while the model held its answers", got)
 	}
 	stayOnPage(t, ctx)
+	streamOpen(t, ctx)
 	gate.release()
 	waitLive(t, ctx, `[data-capture-id][data-status=processed]`, 3)
 	if got := count(t, ctx, `[data-capture-id] [data-status-words]`); got != 3 {
@@ -339,6 +352,7 @@ func TestBrowser(t *testing.T) {
 		chromedp.Click(`#edit button[type=submit]`))
 	waitCount(t, ctx, `article[data-capture-id][data-status=queued], article[data-capture-id][data-status=processing]`, 1)
 	stayOnPage(t, ctx)
+	streamOpen(t, ctx)
 	gate.release()
 	waitLive(t, ctx, `article[data-capture-id][data-status=processed]`, 1)
 	waitLive(t, ctx, `article [data-news] a`, 1)

@@ -72,6 +72,7 @@ func TestBrowserWriteWithoutReload(t *testing.T) {
 		t.Fatalf("the new entry is %s while the model holds its answers", status)
 	}
 	screenshots(t, ctx, "write-live")
+	streamOpen(t, ctx)
 	gate.release()
 	waitLive(t, ctx, `[data-capture-id][data-status=processed]`, 2)
 	waitLive(t, ctx, `[data-capture-id] [data-status-words]`, 2)

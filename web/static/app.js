@@ -132,6 +132,10 @@ function remember(id, status, updatedAt) {
 // Live updates only for a signed-in page whose browser can listen.
 if (document.querySelector("header form.signout") && "EventSource" in window) {
   const events = new EventSource(`${base}/api/captures/events`);
+  // The page says whether its stream is open (data-live on the root): the
+  // server sends a stream only what happens once it is open.
+  events.addEventListener("open", () => (document.documentElement.dataset.live = ""));
+  events.addEventListener("error", () => delete document.documentElement.dataset.live);
   const english = (document.documentElement.lang || "en").split("-")[0] === "en";
   events.addEventListener("capture", (e) => {
     try {

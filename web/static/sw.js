@@ -11,7 +11,7 @@ importScripts(`${base}/static/outbox.js`);
 
 // Every script a page loads is in the shell: one missing would fail to load
 // on the offline page, and on any page whose request for it is cut short.
-const cacheName = "recur-shell-v7";
+const cacheName = "recur-shell-v8";
 const shell = ["/offline", "/static/style.css", "/static/app.js", "/static/outbox.js", "/static/viewer.js", "/static/draft.js", "/static/i18n.js", "/static/register-sw.js", "/static/push.js", "/static/icon.svg"];
 
 self.addEventListener("install", (e) => {
