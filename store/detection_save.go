@@ -295,18 +295,8 @@ func (w *detectionWriter) saveFlow(ctx context.Context, patternID string, old *F
 
 // storedFlows reads the pattern's flows as stored.
 func (w *detectionWriter) storedFlows(ctx context.Context, patternID string) ([]Flow, error) {
-	rows, err := w.tx.QueryContext(ctx, `SELECT segment_id, trigger, feeling, behaviour FROM flows WHERE pattern_id = ?`, patternID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Flow
-	for rows.Next() {
-		var f Flow
-		if err := rows.Scan(&f.SegmentID, &f.Trigger, &f.Feeling, &f.Behaviour); err != nil {
-			return nil, err
-		}
-		out = append(out, f)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, w.tx, func(r interface{ Scan(...any) error }) (f Flow, err error) {
+		err = r.Scan(&f.SegmentID, &f.Trigger, &f.Feeling, &f.Behaviour)
+		return f, err
+	}, `SELECT segment_id, trigger, feeling, behaviour FROM flows WHERE pattern_id = ?`, patternID)
 }
