@@ -39,9 +39,15 @@ type browserSession struct {
 }
 
 func newBrowserSession(t *testing.T, env ...string) *browserSession {
+	return browserSessionWith(t, newBrowser, env...)
+}
+
+// browserSessionWith is a browser session in a window that open opens
+// (newBrowser, or newFullBrowser for what only chromium does).
+func browserSessionWith(t *testing.T, open func(*testing.T) (context.Context, func() []string), env ...string) *browserSession {
 	needChromium(t)
 	base, m, _, mails := browserApp(t, &modelGate{}, env...)
-	ctx, consoleErrors := newBrowser(t)
+	ctx, consoleErrors := open(t)
 	return &browserSession{t: t, base: base, m: m, mails: mails, ctx: ctx, consoleErrors: consoleErrors, workers: map[target.ID]context.Context{}}
 }
 

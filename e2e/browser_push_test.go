@@ -17,10 +17,11 @@ import (
 
 // With notifications allowed, the notifications settings offer to turn
 // them on for this device, and the service worker shows a push message
-// the server sent as a notification that leads to its page.
+// the server sent as a notification that leads to its page. Only the whole
+// browser shows notifications: this test runs in chromium, not its shell.
 func TestBrowserPushNotification(t *testing.T) {
 	t.Parallel()
-	s := newBrowserSession(t)
+	s := browserSessionWith(t, newFullBrowser)
 	s.signIn("push@example.com")
 	s.run(browser.GrantPermissions([]browser.PermissionType{browser.PermissionTypeNotifications}).WithOrigin(s.base).WithBrowserContextID(browserContext(s.ctx)))
 

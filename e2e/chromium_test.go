@@ -3,8 +3,11 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"log"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -19,31 +22,43 @@ import (
 	"github.com/recur-journal/recur/internal/wait"
 )
 
-// chromium is Debian's browser, which the browser tests drive.
-const chromium = "/usr/bin/chromium"
+// The browser tests drive Debian's Chromium. Most run in its headless
+// shell (chromium-headless-shell), Chromium's engine, network stack and
+// DevTools without the browser's own windows and pages: the same pages
+// cost it about two fifths less CPU. Notifications are shown only by the
+// whole browser (chromium), which the push test opens (newFullBrowser).
+// Where the shell is missing, outside CI, every test uses chromium.
+const (
+	headlessShell = "/usr/bin/chromium-headless-shell"
+	chromium      = "/usr/bin/chromium"
+)
 
 // needChromium skips a browser test with -short, and when chromium is
-// missing, except in CI, where it must be there (.ci/run installs it).
+// missing, except in CI, where chromium and its headless shell must both
+// be there (.ci/run installs them).
 func needChromium(t *testing.T) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("drives chromium")
 	}
-	if _, err := exec.LookPath(chromium); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is missing; CI installs it with apt-get install chromium", chromium)
+	for _, path := range []string{chromium, headlessShell} {
+		if _, err := exec.LookPath(path); err != nil && os.Getenv("CI") == "true" {
+			t.Fatalf("%s is missing; CI installs it with apt-get install %s", path, filepath.Base(path))
 		}
-		t.Skipf("browser test skipped: %s is missing (apt-get install chromium)", chromium)
+	}
+	if _, err := exec.LookPath(chromium); err != nil {
+		t.Skipf("browser test skipped: %s is missing (apt-get install chromium chromium-headless-shell)", chromium)
 	}
 }
 
-// shared is the one chromium the browser tests of this test binary share,
-// started by the first of them and closed by TestMain. Each test gets a
-// browser context of its own in it (see newBrowser), which keeps cookies,
-// storage, service workers, permissions and downloads apart as a fresh
-// profile would; starting the browser once spares each test about a
-// second.
-var shared struct {
+// sharedChromium is one browser that the browser tests of this test binary
+// share, started by the first test that needs it and closed by TestMain.
+// Each test gets a browser context of its own in it (see newBrowserIn),
+// which keeps cookies, storage, service workers, permissions and downloads
+// apart as a fresh profile would; starting the browser once spares each
+// test about a second.
+type sharedChromium struct {
+	path    string
 	once    sync.Once
 	ctx     context.Context // the browser's first tab, which stays blank
 	close   func()
@@ -51,19 +66,24 @@ var shared struct {
 	err     error
 }
 
-// sharedBrowser starts the shared chromium, once, with the flags DESIGN.md
-// gives, and returns its context.
-func sharedBrowser(t *testing.T) context.Context {
+var (
+	shell = &sharedChromium{path: headlessShell}
+	full  = &sharedChromium{path: chromium}
+)
+
+// start starts the browser, once, with the flags DESIGN.md gives, and
+// returns its context.
+func (b *sharedChromium) start(t *testing.T) context.Context {
 	t.Helper()
-	shared.once.Do(func() {
+	b.once.Do(func() {
 		profile, err := os.MkdirTemp("", "recur-chromium-")
 		if err != nil {
-			shared.err = err
+			b.err = err
 			return
 		}
-		shared.profile = profile
+		b.profile = profile
 		opts := []chromedp.ExecAllocatorOption{
-			chromedp.ExecPath(chromium), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+			chromedp.ExecPath(b.path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
 			chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
 			chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
 			chromedp.UserDataDir(profile), chromedp.WindowSize(390, 844),
@@ -74,7 +94,7 @@ func sharedBrowser(t *testing.T) context.Context {
 			// spare renderer ready for the next page, which the tests, each
 			// in a browser context of its own, hardly ever used: the
 			// browser tests started about 190 renderers more. Without them
-			// and without CSS (see newBrowser), the browser tests take
+			// and without CSS (see newBrowserIn), the browser tests take
 			// about a tenth less CPU.
 			chromedp.Flag("disable-features", "WebUIOmniboxPopup,WebUIOmniboxAimPopup,SpareRendererForSitePerProcess"),
 			// chromium says where it listens once it is up: on a machine
@@ -83,47 +103,77 @@ func sharedBrowser(t *testing.T) context.Context {
 			chromedp.WSURLReadTimeout(2 * time.Minute),
 		}
 		actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-		ctx, cancelCtx := chromedp.NewContext(actx)
-		shared.ctx = ctx
-		shared.close = func() {
+		ctx, cancelCtx := chromedp.NewContext(actx, chromedp.WithErrorf(chromedpError))
+		b.ctx = ctx
+		b.close = func() {
 			chromedp.Cancel(ctx) // closes the browser and waits for it
 			cancelCtx()
 			cancelAlloc()
 		}
 		// Not bounded by a timeout: the browser lives as long as the
 		// context of its first Run (chromedp bounds the start itself).
-		shared.err = chromedp.Run(ctx)
+		b.err = chromedp.Run(ctx)
 	})
-	if shared.err != nil {
-		t.Fatalf("starting %s: %v", chromium, shared.err)
+	if b.err != nil {
+		t.Fatalf("starting %s: %v", b.path, b.err)
 	}
-	return shared.ctx
+	return b.ctx
 }
 
-// closeSharedBrowser closes the shared chromium, if it was started, and
-// removes its profile. Chromium's helper processes may still write into
-// the profile for a moment after the browser is closed: the removal is
-// tried a few times, within a bound.
-func closeSharedBrowser() {
-	if shared.close == nil {
+// chromedpError logs what chromedp reports as going wrong, but for the
+// DOM events it has no handler for: this chromium sends one
+// (DOM.topLayerElementsUpdated) on every dialog, and chromedp's page
+// model needs none of them.
+func chromedpError(format string, args ...any) {
+	if strings.HasPrefix(format, "unhandled node event") {
 		return
 	}
-	shared.close()
-	var err error
-	if !wait.Poll(5*time.Second, func() bool { err = os.RemoveAll(shared.profile); return err == nil }) {
-		fmt.Fprintf(os.Stderr, "chromium profile %s left behind: %v\n", shared.profile, err)
+	log.Printf(format, args...)
+}
+
+// closeSharedBrowsers closes the shared browsers that were started, and
+// removes their profiles. Chromium's helper processes may still write into
+// a profile for a moment after the browser is closed: the removal is tried
+// a few times, within a bound.
+func closeSharedBrowsers() {
+	for _, b := range []*sharedChromium{shell, full} {
+		if b.close == nil {
+			continue
+		}
+		b.close()
+		var err error
+		if !wait.Poll(5*time.Second, func() bool { err = os.RemoveAll(b.profile); return err == nil }) {
+			fmt.Fprintf(os.Stderr, "chromium profile %s left behind: %v\n", b.profile, err)
+		}
 	}
 }
 
-// newBrowser opens a window in a browser context of its own in the shared
-// chromium, as a fresh browser would be, and collects every console error,
+// newBrowser opens a window for t in the headless shell, or in chromium
+// where the shell is missing (see newBrowserIn).
+func newBrowser(t *testing.T) (context.Context, func() []string) {
+	t.Helper()
+	if _, err := exec.LookPath(headlessShell); err != nil {
+		return newBrowserIn(t, full)
+	}
+	return newBrowserIn(t, shell)
+}
+
+// newFullBrowser opens a window for t in chromium, the whole browser, for
+// what only it does (see newBrowserIn).
+func newFullBrowser(t *testing.T) (context.Context, func() []string) {
+	t.Helper()
+	return newBrowserIn(t, full)
+}
+
+// newBrowserIn opens a window in a browser context of its own in the
+// shared browser b, as a fresh browser would be, and collects every console error,
 // uncaught exception and error log entry of its page. A tab opened from
 // the returned context (chromedp.NewContext) opens in the same browser
 // context; the test's end closes the window and drops the browser context
 // with everything in it.
-func newBrowser(t *testing.T) (context.Context, func() []string) {
+func newBrowserIn(t *testing.T, b *sharedChromium) (context.Context, func() []string) {
 	t.Helper()
-	bctx := sharedBrowser(t)
+	bctx := b.start(t)
 	browserExec := func(ctx context.Context) context.Context {
 		return cdp.WithExecutor(ctx, chromedp.FromContext(bctx).Browser)
 	}

@@ -18,7 +18,7 @@ import (
 
 // TestMain runs the tests from the repository's root, where the Dockerfile,
 // compose.yaml, deploy/ and the fixtures are, named as the README names
-// them, and closes the browser they shared.
+// them, and closes the browsers they shared.
 //
 // These tests spend most of their time waiting on other processes
 // (chromium's pages, podman, goreleaser's builds), not computing: unless
@@ -38,7 +38,7 @@ func TestMain(m *testing.M) {
 		flag.Set("test.parallel", strconv.Itoa(2*runtime.GOMAXPROCS(0)))
 	}
 	code := m.Run()
-	closeSharedBrowser()
+	closeSharedBrowsers()
 	os.Exit(code)
 }
 
