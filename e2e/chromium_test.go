@@ -24,8 +24,8 @@ import (
 
 // The browser tests drive Debian's Chromium. Most run in its headless
 // shell (chromium-headless-shell), Chromium's engine, network stack and
-// DevTools without the browser's own windows and pages: the same pages
-// cost it about two fifths less CPU. Notifications are shown only by the
+// DevTools without the browser's own windows and pages: the browser tests
+// take about a quarter less CPU in it. Notifications are shown only by the
 // whole browser (chromium), which the push test opens (newFullBrowser).
 // Where the shell is missing, outside CI, every test uses chromium.
 const (
