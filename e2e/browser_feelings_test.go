@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -60,10 +62,15 @@ func TestBrowserFeelingsPage(t *testing.T) {
 		}
 		return len(list) == written
 	}, pageSeen(s.ctx))
-	patterns, _, err := s.m.Store().ListPatterns(context.Background(), u.ID, store.Page{Page: 1, Limit: 20})
-	if err != nil {
-		t.Fatal(err)
-	}
+	// Detection runs once the entries are read, a moment after the last.
+	var patterns []store.Pattern
+	wait.Eventually(t, 30*time.Second, "the patterns detected", func() bool {
+		var err error
+		if patterns, _, err = s.m.Store().ListPatterns(context.Background(), u.ID, store.Page{Page: 1, Limit: 20}); err != nil {
+			t.Fatal(err)
+		}
+		return slices.ContainsFunc(patterns, func(p store.Pattern) bool { return p.Name == "skipping meals" || p.Name == "exercise" })
+	}, func() string { return fmt.Sprintf("%d patterns", len(patterns)) })
 	accepted := 0
 	for _, p := range patterns {
 		if p.Name == "skipping meals" || p.Name == "exercise" {
