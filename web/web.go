@@ -108,7 +108,7 @@ func parsePages(base string, loc *i18n.Locale) map[string]*template.Template {
 	if err != nil {
 		panic(err)
 	}
-	fm := template.FuncMap{"base": func() string { return base }}
+	fm := template.FuncMap{"base": func() string { return base }, "static": func(name string) string { return assetPath(base, name) }}
 	for k, v := range funcs(loc) {
 		fm[k] = v
 	}
@@ -124,16 +124,10 @@ func parsePages(base string, loc *i18n.Locale) map[string]*template.Template {
 }
 
 func (a *App) routes() {
-	static := http.FileServerFS(FS)
-	a.mux.HandleFunc("GET /static/", func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.URL.Path, "/") {
-			// No listings of the folder: only the files the pages name.
-			a.notFound(w, r)
-			return
-		}
-		w.Header().Set("Cache-Control", "no-cache")
-		static.ServeHTTP(w, r)
-	})
+	static := a.serveStatic(http.FileServerFS(FS))
+	a.mux.HandleFunc("GET /static/{name}", static)
+	a.mux.HandleFunc("GET /static/{version}/{name}", static)
+	a.mux.HandleFunc("GET /static/", a.notFound) // no listings of the folder: only the files the pages name
 	a.mux.HandleFunc("GET /manifest.webmanifest", a.serveFile("static/manifest.webmanifest", "application/manifest+json"))
 	a.mux.HandleFunc("GET /sw.js", a.serveFile("static/sw.js", "text/javascript; charset=utf-8"))
 	a.mux.HandleFunc("GET /offline", a.offline)

@@ -63,7 +63,10 @@ self.addEventListener("fetch", (e) => {
     // Pages always from the network; the offline page only when there is none.
     e.respondWith(fetch(r).catch(() => caches.match(`${base}/offline`)));
   } else if (r.method === "GET" && url.pathname.startsWith(`${base}/static/`)) {
-    e.respondWith(fetch(r).catch(() => caches.match(r, { ignoreSearch: true })));
+    // Pages name the files under their version (/static/<version>/app.js);
+    // the shell keeps each under its name alone.
+    const name = url.pathname.slice(url.pathname.lastIndexOf("/") + 1);
+    e.respondWith(fetch(r).catch(() => caches.match(`${base}/static/${name}`)));
   }
 });
 
