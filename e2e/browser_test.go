@@ -116,10 +116,11 @@ func count(t *testing.T, ctx context.Context, sel string) int {
 	return n
 }
 
-// waitFor reloads path, boundedly, until sel matches at least n elements.
+// waitFor reloads path, boundedly, until sel matches at least n elements:
+// at most every 100 ms, as a load costs the browser much.
 func waitFor(t *testing.T, ctx context.Context, url, sel string, n int) {
 	t.Helper()
-	wait.Eventually(t, 20*time.Second, fmt.Sprintf("%s: at least %d of %s", url, n, sel), func() bool {
+	wait.EventuallyEvery(t, 20*time.Second, 100*time.Millisecond, fmt.Sprintf("%s: at least %d of %s", url, n, sel), func() bool {
 		if err := chromedp.Run(ctx, chromedp.Navigate(url)); err != nil {
 			t.Fatal(err)
 		}

@@ -239,7 +239,8 @@ func waitHealthy(t *testing.T, p podman, name, base string) {
 		last = fmt.Errorf("health check answered %d %s", res.StatusCode, body)
 		return false
 	}
-	wait.Eventually(t, time.Minute, "the container turning healthy", healthy, func() string {
+	// Each check runs podman: at most every quarter second.
+	wait.EventuallyEvery(t, time.Minute, 250*time.Millisecond, "the container turning healthy", healthy, func() string {
 		logs, _ := p.run(time.Minute, "logs", name)
 		return fmt.Sprintf("last: %v\nits log:\n%s", last, logs)
 	})
