@@ -75,7 +75,13 @@ func TestFailedRunKeepsOnlyText(t *testing.T) {
 		}
 	})
 	t.Run("PatternStopsCountingIt", func(t *testing.T) {
-		p, err := e.store.FindPattern(ctx, e.user.ID, pattern)
+		// Detection runs just after the last run commits: wait for it.
+		var p *store.Pattern
+		var err error
+		wait.Poll(5*time.Second, func() bool {
+			p, err = e.store.FindPattern(ctx, e.user.ID, pattern)
+			return err != nil || (p.CapturesCount == 2 && p.ClosedAt != nil)
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
