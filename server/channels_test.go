@@ -161,7 +161,9 @@ func TestReminderRoutes(t *testing.T) {
 // refused when it is not a weekday.
 func TestReviewRoutes(t *testing.T) {
 	h := newHarness(t)
-	now := h.store.Now()
+	// The weeks of the user's own zone (RECUR_TEST_TIMEZONE), where the
+	// server counts them.
+	now := h.store.Now().In(storetest.Location(t))
 	this, next := notify.WeekOf(now), notify.WeekOf(now.AddDate(0, 0, 8))
 	h.run([]scenario{
 		{name: "ThisWeek", method: "GET", path: "/api/reviews/" + this, token: h.tokenA, status: 200,
