@@ -94,14 +94,17 @@ func TestMetricsEndpoint(t *testing.T) {
 	}
 	reader = strings.TrimSpace(reader)
 
-	// The sign-in mail goes out in the background: wait for it, a few seconds at most.
+	// The sign-in mail goes out in the background, and detection runs a
+	// moment after the capture is analysed: wait for both, a few seconds at
+	// most.
 	var res *http.Response
 	var got scrape
 	var body string
 	wait.Poll(5*time.Second, func() bool {
 		res, got, body = getMetrics(t, http.DefaultClient, root+"/metrics", reader)
 		sent, _ := got.sum("recur_mail_sent_total")
-		return sent >= 1
+		detected, _ := got.sum("recur_detection_runs_total", `result="ok"`)
+		return sent >= 1 && detected >= 1
 	})
 	if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/plain") {
 		t.Fatalf("GET /metrics with metrics:read = %d %s", res.StatusCode, res.Header.Get("Content-Type"))
