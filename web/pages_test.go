@@ -167,7 +167,9 @@ func TestEntry(t *testing.T) {
 		}
 	})
 	t.Run("EditQueuesAgain", func(t *testing.T) {
-		day := h.store.Now().UTC().Format(time.DateOnly)
+		// Today in the writer's zone (RECUR_TEST_TIMEZONE), where the page
+		// reads the date: a later day is refused as in the future.
+		day := h.store.Now().In(storetest.Location(t)).Format(time.DateOnly)
 		a := alice.post("/entries/"+id, url.Values{"text": {"My boss praised my report."}, "date": {day}, "time": {"07:15"}})
 		if a.status != http.StatusSeeOther || a.location != "/entries/"+id {
 			t.Fatalf("edit = %d to %q", a.status, a.location)
@@ -336,7 +338,10 @@ func TestCalendar(t *testing.T) {
 	h := newHarness(t, nil)
 	alice, bob := h.signIn(h.alice), h.signIn(h.bob)
 	h.lunchPattern(h.alice)
-	when := h.store.Now().UTC().AddDate(0, 0, -1)
+	// The day of the pattern's entry two days back, in the writer's zone
+	// (RECUR_TEST_TIMEZONE), where the calendar shows it: the entry a day
+	// back may fall on the writer's today, which the calendar marks too.
+	when := h.store.Now().UTC().Truncate(24*time.Hour).Add(12*time.Hour).AddDate(0, 0, -2).In(storetest.Location(t))
 	day := when.Format(time.DateOnly)
 	t.Run("Month", func(t *testing.T) {
 		a := alice.get("/calendar?month=" + when.Format("2006-01"))
