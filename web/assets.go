@@ -13,7 +13,7 @@ import (
 
 // The pages name the stylesheet, scripts and icons under the version of
 // the files the binary holds: /static/<version>/app.js. A browser keeps
-// them for a year without asking again (a page loads no file twice), and
+// them for a year and loads the next page without asking for them, and
 // a new release, whose files differ, names them under a new version. A
 // script's own imports (./outbox.js) resolve under the same version.
 // /static/app.js, without a version, still answers, asked again on every
