@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"io/fs"
 	"net/http"
-	"sort"
 	"strings"
 	"sync"
 )
@@ -24,7 +23,7 @@ import (
 var assetVersion = sync.OnceValue(func() string { return filesVersion(FS, "static") })
 
 // filesVersion hashes the names and contents of the files under dir in
-// fsys, in name order.
+// fsys, in the order WalkDir gives them (lexical).
 func filesVersion(fsys fs.FS, dir string) string {
 	var names []string
 	err := fs.WalkDir(fsys, dir, func(path string, d fs.DirEntry, err error) error {
@@ -36,7 +35,6 @@ func filesVersion(fsys fs.FS, dir string) string {
 	if err != nil {
 		panic(err) // the files are part of the binary
 	}
-	sort.Strings(names)
 	h := sha256.New()
 	for _, name := range names {
 		b, err := fs.ReadFile(fsys, name)
@@ -60,23 +58,18 @@ func assetPath(base, name string) string {
 // be kept for a year: those bytes never change under that name. Under
 // none, or another version (a page from before an upgrade), the browser
 // asks again on every use, and gets the files this binary holds.
-func (a *App) serveStatic(static http.Handler) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		name := r.PathValue("name")
-		if name == "" || strings.ContainsAny(name, `/\`) || name == ".." || strings.HasSuffix(r.URL.Path, "/") {
-			// Only the files the pages name: no listings of the folder,
-			// nothing outside it (a name may hold an escaped slash).
-			a.notFound(w, r)
-			return
-		}
-		if r.PathValue("version") == assetVersion() {
-			w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
-		} else {
-			w.Header().Set("Cache-Control", "no-cache")
-		}
-		r2 := r.Clone(r.Context())
-		r2.URL.Path = "/static/" + name
-		r2.URL.RawPath = ""
-		static.ServeHTTP(w, r2)
+func (a *App) serveStatic(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	if strings.ContainsAny(name, `/\`) || name == ".." {
+		// Only the files the pages name, nothing outside the folder (a
+		// name may hold an escaped slash).
+		a.notFound(w, r)
+		return
 	}
+	if r.PathValue("version") == assetVersion() {
+		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+	} else {
+		w.Header().Set("Cache-Control", "no-cache")
+	}
+	http.ServeFileFS(w, r, FS, "static/"+name)
 }

@@ -124,9 +124,8 @@ func parsePages(base string, loc *i18n.Locale) map[string]*template.Template {
 }
 
 func (a *App) routes() {
-	static := a.serveStatic(http.FileServerFS(FS))
-	a.mux.HandleFunc("GET /static/{name}", static)
-	a.mux.HandleFunc("GET /static/{version}/{name}", static)
+	a.mux.HandleFunc("GET /static/{name}", a.serveStatic)
+	a.mux.HandleFunc("GET /static/{version}/{name}", a.serveStatic)
 	a.mux.HandleFunc("GET /static/", a.notFound) // no listings of the folder: only the files the pages name
 	a.mux.HandleFunc("GET /manifest.webmanifest", a.serveFile("static/manifest.webmanifest", "application/manifest+json"))
 	a.mux.HandleFunc("GET /sw.js", a.serveFile("static/sw.js", "text/javascript; charset=utf-8"))
